@@ -1,0 +1,274 @@
+/** Walks a table's chain for one packet at one hook: rules in order, jump/goto/return, policy. */
+import { ipToNum } from './ip.ts';
+import type { CtInfo } from './conntrack.ts';
+import type { HostConfig } from './host.ts';
+import type { CompiledSet } from './ipset.ts';
+import type { MatchCtx, RuleState } from './match-context.ts';
+import type { Packet } from './packet.ts';
+import { applyXmark, type CompiledRule, type RejectWith, type TargetOp } from './rules/compile.ts';
+import type { Chain, Hook, Rule, Table } from './rules/types.ts';
+import { compiledOf } from './rules/validate.ts';
+import type { Tracer, Verdict } from './trace.ts';
+
+/** The packet and its metadata while it crosses one hook; targets may rewrite it. */
+export interface Traversal {
+  pkt: Packet;
+  readonly inIf: string | null;
+  readonly outIf: string | null;
+  readonly nextHop: string | null;
+  ct: CtInfo;
+  readonly hook: Hook;
+}
+
+export interface ChainEnv {
+  readonly tracer: Tracer;
+  readonly host: HostConfig;
+  readonly sets: ReadonlyMap<string, CompiledSet>;
+  readonly state: RuleState;
+  readonly now: number;
+  choose(probability: number, rule: Rule): boolean;
+  /** Performs a NAT target on the traversal (binds conntrack, rewrites the packet). */
+  nat(op: Extract<TargetOp, { kind: 'dnat' | 'snat' | 'masquerade' | 'redirect' }>, t: Traversal): 'ok' | 'drop';
+  /** Marks the packet untracked (raw table NOTRACK / CT --notrack). */
+  notrack(t: Traversal): void;
+}
+
+export type TableVerdict =
+  | { readonly kind: 'accept' }
+  | { readonly kind: 'drop'; readonly rule: Rule | null }
+  | { readonly kind: 'reject'; readonly with: RejectWith; readonly rule: Rule }
+  | { readonly kind: 'unsupported'; readonly what: string; readonly rule: Rule };
+
+const compiledChains = new WeakMap<Chain, readonly CompiledRule[]>();
+
+function compiledRules(chain: Chain): readonly CompiledRule[] {
+  let c = compiledChains.get(chain);
+  if (!c) {
+    c = chain.rules.map((r) => {
+      const cr = compiledOf(r);
+      if (!cr) throw new Error(`rule at line ${r.line} was not validated`);
+      return cr;
+    });
+    compiledChains.set(chain, c);
+  }
+  return c;
+}
+
+type MatchResult = true | false | { unsupported: string };
+
+function evalRule(cr: CompiledRule, ctx: MatchCtx): MatchResult {
+  for (const m of cr.core) if (!m(ctx)) return false;
+  let unsupported: string | null = null;
+  for (const m of cr.modules) {
+    if (typeof m === 'function') {
+      if (!m(ctx)) return false;
+    } else if (unsupported === null) unsupported = m.unsupported;
+  }
+  return unsupported === null ? true : { unsupported };
+}
+
+function makeCtx(env: ChainEnv, t: Traversal): MatchCtx {
+  return {
+    pkt: t.pkt,
+    srcNum: ipToNum(t.pkt.src),
+    dstNum: ipToNum(t.pkt.dst),
+    inIf: t.inIf,
+    outIf: t.outIf,
+    hook: t.hook,
+    ct: t.ct,
+    host: env.host,
+    sets: env.sets,
+    state: env.state,
+    now: env.now,
+    choose: (p, r) => env.choose(p, r),
+  };
+}
+
+/** Runs the built-in chain `t.hook` of `table`. The caller emitted the hook event. */
+export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdict {
+  const base = table.chains.get(t.hook);
+  if (!base) return { kind: 'accept' };
+  const tr = env.tracer;
+  const stack: { chain: Chain; next: number }[] = [];
+  let chain = base;
+  let i = 0;
+  let missFrom = -1;
+  let ctx = makeCtx(env, t);
+  const flushMiss = (upTo: number) => {
+    if (missFrom >= 0) {
+      tr.emit({
+        type: 'miss',
+        packet: t.pkt,
+        hook: t.hook,
+        table: table.name,
+        chain: chain.name,
+        from: missFrom + 1,
+        to: upTo,
+        explain: { key: 'rule.miss', params: { chain: chain.name, count: upTo - missFrom } },
+      });
+      missFrom = -1;
+    }
+  };
+  const emitRule = (cr: CompiledRule, verdict: Verdict, target: string | null, before: Packet, key: string, params: Record<string, string | number> = {}) => {
+    tr.emit({
+      type: 'rule',
+      packet: t.pkt,
+      before,
+      hook: t.hook,
+      table: table.name,
+      chain: chain.name,
+      rule: cr.rule.index,
+      line: cr.rule.line,
+      text: cr.rule.text,
+      verdict,
+      target,
+      probability: cr.probability,
+      explain: { key, params: { chain: chain.name, table: table.name, rule: cr.rule.index, ...(target ? { target } : {}), ...params } },
+    });
+  };
+  for (let guard = 0; guard < 1_000_000; guard++) {
+    const rules = compiledRules(chain);
+    if (i >= rules.length) {
+      flushMiss(rules.length);
+      const frame = stack.pop();
+      if (chain === base || (!frame && chain.builtin)) {
+        const policy = base.policy ?? 'ACCEPT';
+        tr.emit({
+          type: 'policy',
+          packet: t.pkt,
+          hook: t.hook,
+          table: table.name,
+          chain: base.name,
+          verdict: policy,
+          explain: { key: policy === 'ACCEPT' ? 'chain.policy.accept' : 'chain.policy.drop', params: { table: table.name, chain: base.name } },
+        });
+        return policy === 'ACCEPT' ? { kind: 'accept' } : { kind: 'drop', rule: null };
+      }
+      tr.emit({ type: 'return', packet: t.pkt, hook: t.hook, table: table.name, chain: chain.name, explain: { key: 'chain.return', params: { chain: chain.name } } });
+      if (!frame) {
+        // Fell off the end of a chain entered by goto from the base chain: the base policy applies.
+        chain = base;
+        i = compiledRules(base).length;
+        continue;
+      }
+      chain = frame.chain;
+      i = frame.next;
+      continue;
+    }
+    const cr = rules[i] as CompiledRule;
+    const hit = evalRule(cr, ctx);
+    if (hit === false) {
+      if (missFrom < 0) missFrom = i;
+      i++;
+      continue;
+    }
+    flushMiss(i);
+    if (hit !== true) {
+      tr.emit({
+        type: 'unsupported',
+        packet: t.pkt,
+        what: hit.unsupported,
+        line: cr.rule.line,
+        text: cr.rule.text,
+        explain: { key: 'unsupported.match', params: { what: hit.unsupported, line: cr.rule.line } },
+      });
+      return { kind: 'unsupported', what: hit.unsupported, rule: cr.rule };
+    }
+    i++;
+    const op = cr.target;
+    const before = t.pkt;
+    switch (op.kind) {
+      case 'none':
+        emitRule(cr, 'CONTINUE', null, before, 'rule.nothing');
+        continue;
+      case 'accept':
+        emitRule(cr, 'ACCEPT', null, before, 'rule.accept');
+        return { kind: 'accept' };
+      case 'drop':
+        emitRule(cr, 'DROP', null, before, 'rule.drop');
+        return { kind: 'drop', rule: cr.rule };
+      case 'return': {
+        emitRule(cr, 'RETURN', null, before, 'rule.return');
+        const frame = stack.pop();
+        if (!frame) {
+          // RETURN from the base chain (or a chain it went to by goto): the policy decides.
+          chain = base;
+          i = compiledRules(base).length;
+          continue;
+        }
+        chain = frame.chain;
+        i = frame.next;
+        continue;
+      }
+      case 'jump':
+      case 'goto': {
+        const next = table.chains.get(op.chain);
+        if (!next) throw new Error(`validated ruleset lost chain ${op.chain}`);
+        emitRule(cr, op.kind === 'jump' ? 'JUMP' : 'GOTO', op.chain, before, op.kind === 'jump' ? 'rule.jump' : 'rule.goto');
+        if (op.kind === 'jump') stack.push({ chain, next: i });
+        chain = next;
+        i = 0;
+        continue;
+      }
+      case 'dnat':
+      case 'snat':
+      case 'masquerade':
+      case 'redirect': {
+        const res = env.nat(op, t);
+        if (res === 'drop') {
+          emitRule(cr, 'DROP', op.kind.toUpperCase(), before, 'rule.nat-failed');
+          return { kind: 'drop', rule: cr.rule };
+        }
+        const key = op.kind === 'dnat' ? 'rule.dnat' : op.kind === 'redirect' ? 'rule.redirect' : op.kind === 'snat' ? 'rule.snat' : 'rule.masquerade';
+        emitRule(cr, 'ACCEPT', op.kind.toUpperCase(), before, key, { dst: t.pkt.dst, dport: t.pkt.dport, src: t.pkt.src });
+        return { kind: 'accept' };
+      }
+      case 'mark': {
+        const mark = applyXmark(t.pkt.mark, op.value, op.mask);
+        t.pkt = { ...t.pkt, mark };
+        ctx = makeCtx(env, t);
+        emitRule(cr, 'CONTINUE', 'MARK', before, 'rule.mark', { mark: `0x${mark.toString(16)}` });
+        continue;
+      }
+      case 'connmark': {
+        const conn = t.ct.conn;
+        if (conn) {
+          if (op.mode === 'set') conn.mark = applyXmark(conn.mark, op.value, op.mask);
+          else if (op.mode === 'save') conn.mark = ((conn.mark & ~op.ctmask) ^ (t.pkt.mark & op.nfmask)) >>> 0;
+          else {
+            t.pkt = { ...t.pkt, mark: ((t.pkt.mark & ~op.nfmask) ^ (conn.mark & op.ctmask)) >>> 0 };
+            ctx = makeCtx(env, t);
+          }
+        }
+        emitRule(cr, 'CONTINUE', 'CONNMARK', before, 'rule.connmark', { mark: `0x${(conn?.mark ?? 0).toString(16)}` });
+        continue;
+      }
+      case 'reject':
+        emitRule(cr, 'DROP', 'REJECT', before, 'rule.reject', { with: op.with });
+        return { kind: 'reject', with: op.with, rule: cr.rule };
+      case 'log':
+        emitRule(cr, 'CONTINUE', op.via, before, 'rule.log', { prefix: op.prefix });
+        tr.emit({ type: 'log', packet: t.pkt, prefix: op.prefix, via: op.via, explain: { key: 'log.line', params: { prefix: op.prefix } } });
+        continue;
+      case 'trace':
+        emitRule(cr, 'CONTINUE', 'TRACE', before, 'rule.trace');
+        continue;
+      case 'notrack':
+        env.notrack(t);
+        ctx = makeCtx(env, t);
+        emitRule(cr, 'CONTINUE', 'NOTRACK', before, 'rule.notrack');
+        continue;
+      case 'unsupported':
+        tr.emit({
+          type: 'unsupported',
+          packet: t.pkt,
+          what: op.what,
+          line: cr.rule.line,
+          text: cr.rule.text,
+          explain: { key: 'unsupported.target', params: { what: op.what, line: cr.rule.line } },
+        });
+        return { kind: 'unsupported', what: op.what, rule: cr.rule };
+    }
+  }
+  throw new Error('chain traversal did not terminate');
+}

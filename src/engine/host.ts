@@ -1,0 +1,331 @@
+/** A host (a network namespace): interfaces, addresses, routes, sysctls, listening sockets, ipsets. */
+import {
+  cidrContainsNum,
+  formatIPv4,
+  ipToNum,
+  isLoopback,
+  parseCidr,
+  parseIPv4,
+  parseIfAddr,
+  type Cidr,
+  type IfAddr,
+} from './ip.ts';
+import type { L4Proto } from './packet.ts';
+
+export type InterfaceKind = 'ether' | 'loopback' | 'dummy' | 'veth';
+
+/** Plain-data description of a host, as written in scenarios and CLI host files. */
+export interface HostSpec {
+  readonly name: string;
+  readonly role?: 'node' | 'pod' | 'client' | 'router';
+  readonly interfaces: readonly InterfaceSpec[];
+  readonly routes?: readonly RouteSpec[];
+  readonly sysctls?: SysctlSpec;
+  readonly listeners?: readonly ListenerSpec[];
+  readonly ipsets?: readonly IpsetSpec[];
+  /** iptables-save text; empty or absent means no netfilter tables (and no conntrack). */
+  readonly rules?: string;
+}
+
+export interface InterfaceSpec {
+  readonly name: string;
+  /** `192.168.50.38/24`, `192.168.50.100/32` (a VIP), ... */
+  readonly addresses: readonly string[];
+  readonly kind?: InterfaceKind;
+  /** The L2 segment (LAN, or a veth pair) this interface is plugged into. */
+  readonly segment?: string;
+  /** Answer ARP for any local address on behalf of the host (Linux default, arp_ignore=0). */
+  readonly proxyArp?: boolean;
+}
+
+export interface RouteSpec {
+  /** Destination prefix or `default`. */
+  readonly to: string;
+  readonly via?: string;
+  readonly dev?: string;
+  readonly src?: string;
+  readonly metric?: number;
+  readonly type?: 'unicast' | 'blackhole' | 'unreachable' | 'prohibit';
+  /** ECMP: several next hops, chosen per flow. */
+  readonly nexthops?: readonly { readonly via: string; readonly dev?: string; readonly weight?: number }[];
+}
+
+export interface SysctlSpec {
+  /** net.ipv4.ip_forward */
+  readonly ipForward?: boolean;
+  /** net.ipv4.conf.all.route_localnet (true), or per interface names. */
+  readonly routeLocalnet?: boolean | readonly string[];
+  /** net.ipv4.conf.*.rp_filter: 0 off, 1 strict, 2 loose. */
+  readonly rpFilter?: 0 | 1 | 2;
+  /** net.ipv4.conf.all.arp_ignore: 0 answers ARP for any local address on any interface. */
+  readonly arpIgnore?: 0 | 1 | 2;
+  /** net.ipv4.conf.all.accept_local */
+  readonly acceptLocal?: boolean;
+}
+
+export interface ListenerSpec {
+  /** Process name, e.g. `sshd`. */
+  readonly process: string;
+  readonly proto: 'tcp' | 'udp' | 'sctp';
+  /** Bind address; `0.0.0.0` for any. */
+  readonly address: string;
+  readonly port: number;
+  /** What the process answers (a banner like `SSH-2.0-OpenSSH_10.3`). */
+  readonly reply?: string;
+}
+
+export interface IpsetSpec {
+  readonly name: string;
+  /** `hash:ip`, `hash:net`, `hash:ip,port`, `hash:ip,port,ip`, `hash:ip,port,net`, `bitmap:port`. */
+  readonly type: string;
+  readonly entries: readonly string[];
+}
+
+export interface Iface {
+  readonly name: string;
+  readonly kind: InterfaceKind;
+  readonly addrs: readonly IfAddr[];
+  readonly segment: string | null;
+}
+
+export interface Route {
+  readonly dst: Cidr;
+  readonly dev: string | null;
+  readonly via: string | null;
+  readonly src: string | null;
+  readonly metric: number;
+  readonly type: 'unicast' | 'blackhole' | 'unreachable' | 'prohibit' | 'local';
+  readonly nexthops: readonly { via: string; dev: string | null; weight: number }[];
+  /** `ip route` style text, for traces. */
+  readonly text: string;
+  /** Added by the kernel for an interface address. */
+  readonly connected: boolean;
+}
+
+export interface Listener {
+  readonly process: string;
+  readonly proto: L4Proto;
+  readonly address: string;
+  readonly port: number;
+  readonly reply: string;
+}
+
+/** Derived, read-only view of a HostSpec used by the stack. */
+export interface HostConfig {
+  readonly name: string;
+  readonly role: HostSpec['role'];
+  readonly ifaces: ReadonlyMap<string, Iface>;
+  /** Local addresses (the kernel's `local` table) mapped to the interface holding them. */
+  readonly local: ReadonlyMap<string, string>;
+  readonly routes: readonly Route[];
+  readonly ipForward: boolean;
+  readonly routeLocalnet: (iface: string) => boolean;
+  readonly rpFilter: 0 | 1 | 2;
+  readonly arpIgnore: 0 | 1 | 2;
+  readonly acceptLocal: boolean;
+  readonly listeners: readonly Listener[];
+  readonly ipsets: ReadonlyMap<string, IpsetSpec>;
+}
+
+export interface HostDiagnostic {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** Builds the kernel-side view of a host: connected routes, local table, loopback. */
+export function buildHostConfig(spec: HostSpec): { config: HostConfig; problems: HostDiagnostic[] } {
+  const problems: HostDiagnostic[] = [];
+  const ifaces = new Map<string, Iface>();
+  const local = new Map<string, string>();
+  const routes: Route[] = [];
+  const lo: Iface = {
+    name: 'lo',
+    kind: 'loopback',
+    addrs: [{ ip: '127.0.0.1', prefix: 8, family: 4 }],
+    segment: null,
+  };
+  ifaces.set('lo', lo);
+  spec.interfaces.forEach((is, i) => {
+    const addrs: IfAddr[] = [];
+    is.addresses.forEach((a, j) => {
+      const parsed = parseIfAddr(a);
+      if (!parsed) problems.push({ field: `interfaces[${i}].addresses[${j}]`, message: `'${a}' is not an address like 192.168.1.10/24` });
+      else addrs.push(parsed);
+    });
+    if (is.name === 'lo') {
+      ifaces.set('lo', { ...lo, addrs: [...lo.addrs, ...addrs] });
+      return;
+    }
+    if (ifaces.has(is.name)) problems.push({ field: `interfaces[${i}].name`, message: `interface ${is.name} is defined twice` });
+    ifaces.set(is.name, { name: is.name, kind: is.kind ?? 'ether', addrs, segment: is.segment ?? null });
+  });
+  for (const iface of ifaces.values()) {
+    for (const a of iface.addrs) {
+      if (!local.has(a.ip)) local.set(a.ip, iface.name);
+      const net = parseCidr(`${a.ip}/${a.prefix}`) as Cidr;
+      if (iface.kind === 'loopback') continue;
+      if (a.prefix === (a.family === 4 ? 32 : 128)) continue;
+      routes.push({
+        dst: net,
+        dev: iface.name,
+        via: null,
+        src: a.ip,
+        metric: 0,
+        type: 'unicast',
+        nexthops: [],
+        text: `${net.text} dev ${iface.name} proto kernel scope link src ${a.ip}`,
+        connected: true,
+      });
+    }
+  }
+  (spec.routes ?? []).forEach((r, i) => {
+    const field = `routes[${i}]`;
+    const dst = r.to === 'default' ? parseCidr('0.0.0.0/0') : parseCidr(r.to);
+    if (!dst) {
+      problems.push({ field: `${field}.to`, message: `'${r.to}' is not a prefix like 10.244.0.0/16 or 'default'` });
+      return;
+    }
+    if (r.dev !== undefined && !ifaces.has(r.dev)) {
+      problems.push({ field: `${field}.dev`, message: `no interface named ${r.dev}` });
+      return;
+    }
+    const hops = (r.nexthops ?? []).map((h) => ({ via: h.via, dev: h.dev ?? null, weight: h.weight ?? 1 }));
+    for (const [k, h] of hops.entries()) {
+      if (parseIPv4(h.via) === null) problems.push({ field: `${field}.nexthops[${k}].via`, message: `'${h.via}' is not an IPv4 address` });
+    }
+    if (r.via !== undefined && ipToNum(r.via) === null) {
+      problems.push({ field: `${field}.via`, message: `'${r.via}' is not an address` });
+      return;
+    }
+    const type = r.type ?? 'unicast';
+    let text = type === 'unicast' ? (r.to === 'default' ? 'default' : dst.text) : `${type} ${dst.text}`;
+    if (r.via) text += ` via ${r.via}`;
+    if (r.dev) text += ` dev ${r.dev}`;
+    for (const h of hops) text += ` nexthop via ${h.via}${h.dev ? ` dev ${h.dev}` : ''} weight ${h.weight}`;
+    if (r.src) text += ` src ${r.src}`;
+    if (r.metric) text += ` metric ${r.metric}`;
+    routes.push({
+      dst,
+      dev: r.dev ?? null,
+      via: r.via ?? null,
+      src: r.src ?? null,
+      metric: r.metric ?? 0,
+      type,
+      nexthops: hops,
+      text,
+      connected: false,
+    });
+  });
+  const rl = spec.sysctls?.routeLocalnet;
+  const routeLocalnet = (iface: string) => (Array.isArray(rl) ? rl.includes(iface) : rl === true);
+  const listeners: Listener[] = (spec.listeners ?? []).map((l) => ({
+    process: l.process,
+    proto: l.proto,
+    address: l.address,
+    port: l.port,
+    reply: l.reply ?? `${l.process}@${spec.name}`,
+  }));
+  const ipsets = new Map((spec.ipsets ?? []).map((s) => [s.name, s]));
+  return {
+    config: {
+      name: spec.name,
+      role: spec.role,
+      ifaces,
+      local,
+      routes,
+      ipForward: spec.sysctls?.ipForward ?? false,
+      routeLocalnet,
+      rpFilter: spec.sysctls?.rpFilter ?? 0,
+      arpIgnore: spec.sysctls?.arpIgnore ?? 0,
+      acceptLocal: spec.sysctls?.acceptLocal ?? false,
+      listeners,
+      ipsets,
+    },
+    problems,
+  };
+}
+
+/** True when `ip` is an address of this host (the kernel's local table; all of 127/8 is local). */
+export function isLocalAddr(h: HostConfig, ip: string): boolean {
+  return h.local.has(ip) || isLoopback(ip);
+}
+
+/** The interface a local address lives on (`lo` for 127/8). */
+export function localIface(h: HostConfig, ip: string): string | null {
+  return h.local.get(ip) ?? (isLoopback(ip) ? 'lo' : null);
+}
+
+export type AddrType =
+  | 'UNSPEC'
+  | 'UNICAST'
+  | 'LOCAL'
+  | 'BROADCAST'
+  | 'ANYCAST'
+  | 'MULTICAST'
+  | 'BLACKHOLE'
+  | 'UNREACHABLE'
+  | 'PROHIBIT';
+
+/** inet_addr_type / inet_dev_addr_type: what the routing tables say an address is. */
+export function addrType(h: HostConfig, ip: string, limitIface: string | null): AddrType {
+  const n = ipToNum(ip);
+  if (n === null) return 'UNSPEC';
+  if (n === 0 || n === 0n) return 'UNSPEC';
+  if (typeof n === 'number') {
+    if (n >>> 28 === 0xe) return 'MULTICAST';
+    if (n === 0xffffffff) return 'BROADCAST';
+  }
+  const where = localIface(h, ip);
+  if (where !== null && (limitIface === null || where === limitIface)) return 'LOCAL';
+  for (const iface of h.ifaces.values()) {
+    if (limitIface !== null && iface.name !== limitIface) continue;
+    for (const a of iface.addrs) {
+      if (a.family !== 4 || a.prefix >= 31 || typeof n !== 'number') continue;
+      const base = parseIPv4(a.ip) as number;
+      const mask = (0xffffffff << (32 - a.prefix)) >>> 0;
+      if ((n | mask) >>> 0 === n && ((base & mask) >>> 0) === ((n & mask) >>> 0)) return 'BROADCAST';
+    }
+  }
+  const r = longestMatch(h, n);
+  if (r && r.type !== 'unicast' && r.type !== 'local') {
+    return r.type === 'blackhole' ? 'BLACKHOLE' : r.type === 'unreachable' ? 'UNREACHABLE' : 'PROHIBIT';
+  }
+  return 'UNICAST';
+}
+
+/** Longest-prefix match over the main table (lowest metric wins a tie). */
+export function longestMatch(h: HostConfig, n: number | bigint): Route | null {
+  let best: Route | null = null;
+  for (const r of h.routes) {
+    if (!cidrContainsNum(r.dst, n)) continue;
+    if (!best || r.dst.prefix > best.dst.prefix || (r.dst.prefix === best.dst.prefix && r.metric < best.metric)) best = r;
+  }
+  return best;
+}
+
+/** inet_select_addr: the address a packet leaving `iface` towards `toward` gets as source. */
+export function selectSourceAddr(h: HostConfig, iface: string, toward: string | null): string | null {
+  const i = h.ifaces.get(iface);
+  const v4 = i?.addrs.filter((a) => a.family === 4) ?? [];
+  if (toward !== null) {
+    const t = parseIPv4(toward);
+    if (t !== null) {
+      for (const a of v4) {
+        const c = parseCidr(`${a.ip}/${a.prefix}`);
+        if (c && cidrContainsNum(c, t) && a.prefix < 32) return a.ip;
+      }
+    }
+  }
+  const primary = v4.find((a) => a.prefix < 32) ?? v4[0];
+  if (primary) return primary.ip;
+  // No address on the device: the kernel takes one from another interface.
+  for (const other of h.ifaces.values()) {
+    const a = other.addrs.find((x) => x.family === 4 && other.kind !== 'loopback');
+    if (a) return a.ip;
+  }
+  return null;
+}
+
+export function formatAddr(n: number): string {
+  return formatIPv4(n);
+}

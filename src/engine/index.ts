@@ -1,0 +1,26 @@
+/**
+ * Hookpath's simulation core: a netfilter engine that decides where a packet goes by
+ * evaluating real iptables rules in the kernel's hook order, with conntrack and routing.
+ * Pure TypeScript, no DOM: it runs in a Web Worker and in Node. This file is its public API.
+ */
+export { parseRuleset, emptyRuleset } from './rules/parse.ts';
+export type { ParseResult, ParseOptions } from './rules/parse.ts';
+export { serializeRuleset } from './rules/serialize.ts';
+export type { Chain, Diagnostic, Hook, Rule, Ruleset, Table, TableName } from './rules/types.ts';
+export { BUILTIN_CHAINS, TABLES } from './rules/types.ts';
+export type { HostSpec, InterfaceSpec, ListenerSpec, RouteSpec, SysctlSpec, IpsetSpec } from './host.ts';
+export { buildHost } from './runtime.ts';
+export type { HostProblem, HostRuntime } from './runtime.ts';
+export { buildNetwork, newNetworkState, cloneNetworkState } from './network.ts';
+export type { Network, NetworkSpec, NetworkState, Outcome, ProbeSpec } from './network.ts';
+export { simulate, enumerateOutcomes, outcomeKey } from './simulate.ts';
+export type { Simulation, Enumeration, SimulateOptions } from './simulate.ts';
+export type { Choice } from './choice.ts';
+export type { TraceEvent, EventType, Verdict, Explain } from './trace.ts';
+export { xtablesNotation } from './trace.ts';
+export { explainText, EXPLAIN_EN, format } from './explain.ts';
+export type { Packet, L4Proto, TcpFlags } from './packet.ts';
+export { packetText, SYN } from './packet.ts';
+export type { Tuple, CtState } from './conntrack.ts';
+export { tupleText } from './conntrack.ts';
+export { parseCidr, canonicalIp, cidrContains, ipFamily } from './ip.ts';

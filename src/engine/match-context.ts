@@ -1,0 +1,41 @@
+/** What a compiled match or target may look at while a packet traverses a chain. */
+import type { CtInfo } from './conntrack.ts';
+import type { HostConfig } from './host.ts';
+import type { CompiledSet } from './ipset.ts';
+import type { Packet } from './packet.ts';
+import type { Hook, Rule } from './rules/types.ts';
+
+/** Mutable per-host state that rules can read and write (xt_recent lists, statistic nth counters). */
+export interface RuleState {
+  /** recent lists: name -> address -> hit timestamps (seconds). */
+  readonly recent: Map<string, Map<string, number[]>>;
+  /** `-m statistic --mode nth` counters by rule identity. */
+  readonly nth: Map<string, number>;
+}
+
+export function newRuleState(): RuleState {
+  return { recent: new Map(), nth: new Map() };
+}
+
+export function cloneRuleState(s: RuleState): RuleState {
+  const recent = new Map<string, Map<string, number[]>>();
+  for (const [k, v] of s.recent) recent.set(k, new Map([...v].map(([a, t]) => [a, [...t]])));
+  return { recent, nth: new Map(s.nth) };
+}
+
+export interface MatchCtx {
+  readonly pkt: Packet;
+  readonly srcNum: number | bigint | null;
+  readonly dstNum: number | bigint | null;
+  readonly inIf: string | null;
+  readonly outIf: string | null;
+  readonly hook: Hook;
+  readonly ct: CtInfo;
+  readonly host: HostConfig;
+  readonly sets: ReadonlyMap<string, CompiledSet>;
+  readonly state: RuleState;
+  /** Simulated clock in seconds. */
+  readonly now: number;
+  /** Decides a `statistic --mode random` branch; the chooser records it for enumeration. */
+  choose(probability: number, rule: Rule): boolean;
+}

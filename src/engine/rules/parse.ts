@@ -1,0 +1,293 @@
+/** Parses iptables-save / iptables-restore text into a Ruleset. Errors are returned, never thrown. */
+import { lookupTarget } from './extensions.ts';
+import { parseRuleBody } from './parse-rule.ts';
+import { tokenizeLine } from './tokenize.ts';
+import {
+  BUILTIN_CHAINS,
+  TABLES,
+  type Chain,
+  type Diagnostic,
+  type Rule,
+  type Ruleset,
+  type Table,
+  type TableName,
+} from './types.ts';
+import { validateTable } from './validate.ts';
+
+export interface ParseResult {
+  readonly ruleset: Ruleset;
+  readonly diagnostics: Diagnostic[];
+  /** False when any diagnostic is an error; the ruleset then holds what could be read. */
+  readonly ok: boolean;
+}
+
+export interface ParseOptions {
+  readonly family?: 4 | 6;
+}
+
+const CHAIN_NAME = /^[^\s!-][^\s]{0,28}$/;
+
+export function emptyRuleset(family: 4 | 6 = 4): Ruleset {
+  return { family, tables: new Map(), headerComments: new Map(), trailingComments: [] };
+}
+
+export function newTable(name: TableName, line: number): Table {
+  return { name, line, chains: new Map(), chainOrder: [], ruleOrder: [] };
+}
+
+/** Adds the built-in chains a table always has (ACCEPT policy) that the dump did not declare. */
+function addImplicitBuiltins(table: Table): void {
+  for (const hook of BUILTIN_CHAINS[table.name]) {
+    if (table.chains.has(hook)) continue;
+    table.chains.set(hook, {
+      name: hook,
+      builtin: true,
+      declared: false,
+      policy: 'ACCEPT',
+      policyText: 'ACCEPT',
+      counters: '[0:0]',
+      line: table.line,
+      rules: [],
+    });
+  }
+}
+
+export function parseRuleset(text: string, options: ParseOptions = {}): ParseResult {
+  const ruleset = emptyRuleset(options.family ?? 4);
+  const diagnostics: Diagnostic[] = [];
+  const error = (line: number, column: number, message: string, hint?: string) =>
+    diagnostics.push(
+      hint === undefined
+        ? { severity: 'error', line, column, message }
+        : { severity: 'error', line, column, message, hint },
+    );
+  let table: Table | null = null;
+  let pendingComments: string[] = [];
+  const lines = text.split('\n');
+  for (let ln = 0; ln < lines.length; ln++) {
+    const lineNo = ln + 1;
+    const raw = (lines[ln] as string).replace(/\r$/, '');
+    const trimmed = raw.trim();
+    if (trimmed === '') continue;
+    if (trimmed.startsWith('#')) {
+      pendingComments.push(trimmed);
+      continue;
+    }
+    const indent = raw.length - raw.trimStart().length;
+    if (trimmed.startsWith('*')) {
+      const name = trimmed.slice(1).trim();
+      if (table) {
+        error(lineNo, 1, `table ${table.name} (line ${table.line}) has no COMMIT before *${name}`, 'Add a COMMIT line to close it.');
+        finishTable(table);
+      }
+      if (!(TABLES as readonly string[]).includes(name)) {
+        error(lineNo, indent + 2, `unknown table '${name}'`, `Tables are ${TABLES.join(', ')}.`);
+        table = null;
+        continue;
+      }
+      const tname = name as TableName;
+      if (ruleset.tables.has(tname)) {
+        error(lineNo, indent + 1, `table ${tname} appears twice`, 'Merge both sections into one.');
+      }
+      table = newTable(tname, lineNo);
+      ruleset.tables.set(tname, table);
+      ruleset.headerComments.set(tname, pendingComments);
+      pendingComments = [];
+      continue;
+    }
+    if (trimmed === 'COMMIT') {
+      if (!table) error(lineNo, indent + 1, 'COMMIT outside of a table', 'Start a table with a line such as *filter.');
+      else finishTable(table);
+      table = null;
+      continue;
+    }
+    if (!table) {
+      error(lineNo, indent + 1, 'line outside of a table', 'Start a table first, for example *nat, and end it with COMMIT.');
+      continue;
+    }
+    if (trimmed.startsWith(':')) {
+      parseChainLine(table, trimmed, lineNo, indent, error);
+      continue;
+    }
+    const tk = tokenizeLine(raw);
+    if (!tk.ok) {
+      error(lineNo, tk.column, tk.message, 'Close the quote with a matching ".');
+      continue;
+    }
+    let tokens = tk.tokens;
+    let counters: string | null = null;
+    const first = tokens[0];
+    if (first && /^\[\d+:\d+\]$/.test(first.text)) {
+      counters = first.text;
+      tokens = tokens.slice(1);
+    }
+    const cmd = tokens[0];
+    if (!cmd) continue;
+    const chainTok = tokens[1];
+    const c = cmd.text;
+    const needsChain = (): Chain | null => {
+      if (!chainTok) {
+        error(lineNo, cmd.column, `${c} needs a chain name`);
+        return null;
+      }
+      const chain = table?.chains.get(chainTok.text);
+      if (!chain) {
+        error(
+          lineNo,
+          chainTok.column,
+          `chain '${chainTok.text}' does not exist in table ${table?.name}`,
+          `Declare it first with a line ':${chainTok.text} - [0:0]'.`,
+        );
+        return null;
+      }
+      return chain;
+    };
+    if (c === '-A' || c === '--append' || c === '-I' || c === '--insert') {
+      const chain = needsChain();
+      if (!chain) continue;
+      let rest = tokens.slice(2);
+      let pos = chain.rules.length;
+      if ((c === '-I' || c === '--insert') && rest[0] && /^\d+$/.test(rest[0].text)) {
+        pos = Math.min(Number(rest[0].text) - 1, chain.rules.length);
+        rest = rest.slice(1);
+      } else if (c === '-I' || c === '--insert') pos = 0;
+      const body = parseRuleBody(rest, lineNo);
+      diagnostics.push(...body.diagnostics);
+      if (body.diagnostics.some((d) => d.severity === 'error')) continue;
+      const rule: Rule = {
+        table: table.name,
+        chain: chain.name,
+        index: pos + 1,
+        line: lineNo,
+        items: body.items,
+        target: body.target,
+        counters: counters ?? body.counters,
+        text: body.body ? `-A ${chain.name} ${body.body}` : `-A ${chain.name}`,
+      };
+      chain.rules.splice(pos, 0, rule);
+      chain.rules.forEach((r, k) => (r.index = k + 1));
+      table.ruleOrder.push(rule);
+      continue;
+    }
+    if (c === '-N' || c === '--new-chain') {
+      if (!chainTok) error(lineNo, cmd.column, '-N needs a chain name');
+      else declareChain(table, chainTok.text, '-', '[0:0]', lineNo, chainTok.column, error);
+      continue;
+    }
+    if (c === '-F' || c === '--flush') {
+      const chains = chainTok ? [needsChain()] : [...table.chains.values()];
+      for (const ch of chains) {
+        if (!ch) continue;
+        const gone = new Set(ch.rules);
+        ch.rules = [];
+        removeFromOrder(table, gone);
+      }
+      continue;
+    }
+    if (c === '-X' || c === '--delete-chain') {
+      const ch = chainTok ? needsChain() : null;
+      if (ch) {
+        if (ch.builtin) error(lineNo, chainTok?.column ?? 1, `cannot delete built-in chain ${ch.name}`);
+        else {
+          table.chains.delete(ch.name);
+          table.chainOrder.splice(table.chainOrder.indexOf(ch.name), 1);
+          removeFromOrder(table, new Set(ch.rules));
+        }
+      }
+      continue;
+    }
+    if (c === '-P' || c === '--policy') {
+      const ch = needsChain();
+      const pol = tokens[2]?.text;
+      if (ch && (pol === 'ACCEPT' || pol === 'DROP') && ch.builtin) {
+        ch.policy = pol;
+        ch.policyText = pol;
+      }
+      else if (ch) error(lineNo, tokens[2]?.column ?? cmd.column, 'policy must be ACCEPT or DROP on a built-in chain');
+      continue;
+    }
+    error(
+      lineNo,
+      cmd.column,
+      `unknown command '${c}'`,
+      'Rule lines start with -A CHAIN; chain lines with :CHAIN POLICY [0:0].',
+    );
+  }
+  if (table) {
+    error(lines.length, 1, `table ${table.name} (line ${table.line}) is missing COMMIT`, 'Add a COMMIT line at the end of the table.');
+    finishTable(table);
+  }
+  ruleset.trailingComments.push(...pendingComments);
+  for (const t of ruleset.tables.values()) diagnostics.push(...validateTable(t, ruleset.family));
+  diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
+  return { ruleset, diagnostics, ok: !diagnostics.some((d) => d.severity === 'error') };
+
+  function finishTable(t: Table): void {
+    addImplicitBuiltins(t);
+  }
+}
+
+function removeFromOrder(table: Table, gone: Set<Rule>): void {
+  const kept = table.ruleOrder.filter((r) => !gone.has(r));
+  table.ruleOrder.length = 0;
+  table.ruleOrder.push(...kept);
+}
+
+type ErrorFn = (line: number, column: number, message: string, hint?: string) => void;
+
+function parseChainLine(table: Table, trimmed: string, lineNo: number, indent: number, error: ErrorFn): void {
+  const tk = tokenizeLine(trimmed.slice(1));
+  if (!tk.ok || tk.tokens.length === 0) {
+    error(lineNo, indent + 1, 'chain line needs a name', 'For example :KUBE-SERVICES - [0:0]');
+    return;
+  }
+  const [nameTok, polTok, ctrTok] = tk.tokens;
+  if (!nameTok) return;
+  const policy = polTok?.text ?? '-';
+  const counters = ctrTok?.text ?? '[0:0]';
+  declareChain(table, nameTok.text, policy, counters, lineNo, indent + 1 + nameTok.column, error);
+}
+
+function declareChain(
+  table: Table,
+  name: string,
+  policy: string,
+  counters: string,
+  lineNo: number,
+  column: number,
+  error: ErrorFn,
+): void {
+  const builtin = (BUILTIN_CHAINS[table.name] as readonly string[]).includes(name);
+  if (!builtin && !CHAIN_NAME.test(name)) {
+    error(lineNo, column, `invalid chain name '${name}'`, 'Chain names are at most 28 characters, without spaces, not starting with - or !.');
+    return;
+  }
+  if (!builtin && lookupTarget(name)) {
+    error(lineNo, column, `chain name '${name}' is the name of a target`, 'Choose another name.');
+    return;
+  }
+  if (table.chains.has(name)) {
+    error(lineNo, column, `chain ${name} is declared twice in table ${table.name}`);
+    return;
+  }
+  // For a built-in chain, `-` keeps the current policy (iptables-restore), which is ACCEPT on a fresh table.
+  if (builtin && policy !== 'ACCEPT' && policy !== 'DROP' && policy !== '-') {
+    error(lineNo, column, `built-in chain ${name} needs a policy ACCEPT or DROP, not '${policy}'`);
+    return;
+  }
+  if (!builtin && policy !== '-') {
+    error(lineNo, column, `user chain ${name} cannot have a policy ('${policy}')`, 'Write - instead.');
+    return;
+  }
+  table.chains.set(name, {
+    name,
+    builtin,
+    declared: true,
+    policy: builtin ? (policy === 'DROP' ? 'DROP' : 'ACCEPT') : null,
+    policyText: policy,
+    counters,
+    line: lineNo,
+    rules: [],
+  });
+  table.chainOrder.push(name);
+}

@@ -1,0 +1,73 @@
+/** A host ready to simulate: its config, its validated ruleset, its ipsets; plus its mutable state. */
+import { cloneConntrack, newConntrackTable, type ConntrackTable } from './conntrack.ts';
+import { buildHostConfig, type HostConfig, type HostSpec } from './host.ts';
+import { compileIpset, type CompiledSet } from './ipset.ts';
+import { cloneRuleState, newRuleState, type RuleState } from './match-context.ts';
+import { parseRuleset } from './rules/parse.ts';
+import type { Diagnostic, Ruleset } from './rules/types.ts';
+
+export interface HostRuntime {
+  readonly spec: HostSpec;
+  readonly config: HostConfig;
+  /** Null when the host has no netfilter tables at all (then no conntrack either). */
+  readonly ruleset: Ruleset | null;
+  readonly sets: ReadonlyMap<string, CompiledSet>;
+}
+
+/** A problem in a host definition: which host, which field or rules line, and what is wrong. */
+export interface HostProblem {
+  readonly host: string;
+  readonly field: string;
+  readonly message: string;
+  readonly diagnostic?: Diagnostic;
+}
+
+/** Builds a runtime, or reports every problem found (rules are fully validated). */
+export function buildHost(spec: HostSpec, ruleset?: Ruleset): { host: HostRuntime | null; problems: HostProblem[] } {
+  const problems: HostProblem[] = [];
+  const { config, problems: cfgProblems } = buildHostConfig(spec);
+  for (const p of cfgProblems) problems.push({ host: spec.name, field: p.field, message: p.message });
+  let rs: Ruleset | null = ruleset ?? null;
+  if (!rs && spec.rules && spec.rules.trim() !== '') {
+    const parsed = parseRuleset(spec.rules);
+    for (const d of parsed.diagnostics) {
+      if (d.severity === 'error') problems.push({ host: spec.name, field: 'rules', message: `line ${d.line}, column ${d.column}: ${d.message}`, diagnostic: d });
+    }
+    rs = parsed.ruleset;
+  }
+  if (rs && rs.tables.size === 0) rs = null;
+  const sets = new Map<string, CompiledSet>();
+  (spec.ipsets ?? []).forEach((s, i) => {
+    const c = compileIpset(s);
+    if ('error' in c) problems.push({ host: spec.name, field: `ipsets[${i}]`, message: c.error });
+    else sets.set(s.name, c);
+  });
+  if (problems.length) return { host: null, problems };
+  return { host: { spec, config, ruleset: rs, sets }, problems };
+}
+
+/** One end of a TCP/UDP conversation opened by a probe, waiting for its answer. */
+export interface ClientSocket {
+  readonly proto: 'tcp' | 'udp' | 'sctp' | 'icmp';
+  readonly local: string;
+  readonly localPort: number;
+  readonly remote: string;
+  readonly remotePort: number;
+  readonly process: string;
+  readonly probeId: number;
+}
+
+export interface HostState {
+  readonly conntrack: ConntrackTable;
+  readonly rules: RuleState;
+  readonly clients: ClientSocket[];
+  nextPort: number;
+}
+
+export function newHostState(): HostState {
+  return { conntrack: newConntrackTable(), rules: newRuleState(), clients: [], nextPort: 40000 };
+}
+
+export function cloneHostState(s: HostState): HostState {
+  return { conntrack: cloneConntrack(s.conntrack), rules: cloneRuleState(s.rules), clients: [...s.clients], nextPort: s.nextPort };
+}

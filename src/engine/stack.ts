@@ -1,0 +1,432 @@
+/**
+ * The IPv4 stack of one host, hook by hook, in the kernel's order:
+ *   from the wire: raw PREROUTING -> conntrack -> mangle PREROUTING -> nat PREROUTING -> routing
+ *     -> local: mangle/filter/security/nat INPUT -> (socket)      forward: mangle/filter/security FORWARD
+ *     -> mangle/nat POSTROUTING -> out
+ *   local: routing -> raw OUTPUT -> conntrack -> mangle/nat/filter/security OUTPUT -> reroute -> POSTROUTING
+ * (net/ipv4/ip_input.c, ip_forward.c, ip_output.c, route.c; netfilter priorities in
+ * include/uapi/linux/netfilter_ipv4.h).
+ */
+import { runTable, type ChainEnv, type TableVerdict, type Traversal } from './chain.ts';
+import {
+  canCreate,
+  confirm,
+  invert,
+  lookup,
+  natTarget,
+  newConn,
+  tupleOf,
+  tupleKey,
+  type CtInfo,
+} from './conntrack.ts';
+import { isLocalAddr, localIface, longestMatch, selectSourceAddr, type Route } from './host.ts';
+import { ipToNum, isLoopback, isMulticastOrBroadcast } from './ip.ts';
+import type { Packet } from './packet.ts';
+import type { RejectWith, TargetOp } from './rules/compile.ts';
+import type { Hook, Rule, TableName } from './rules/types.ts';
+import type { HostRuntime, HostState } from './runtime.ts';
+import type { Tracer } from './trace.ts';
+
+export interface StackEnv {
+  readonly tracer: Tracer;
+  readonly host: HostRuntime;
+  readonly state: HostState;
+  readonly now: number;
+  /** Chooses among weighted alternatives (statistic branches, ECMP next hops). */
+  pick(weights: readonly number[], label: string, rule: Rule | null): number;
+}
+
+export type StackResult =
+  | { readonly kind: 'local'; readonly pkt: Packet; readonly inIf: string; readonly ct: CtInfo }
+  | { readonly kind: 'transmit'; readonly pkt: Packet; readonly outIf: string; readonly nextHop: string }
+  | { readonly kind: 'loopback'; readonly pkt: Packet; readonly ct: CtInfo }
+  | { readonly kind: 'dropped'; readonly reason: string; readonly pkt: Packet }
+  | { readonly kind: 'rejected'; readonly with: RejectWith; readonly pkt: Packet; readonly inIf: string | null; readonly hook: Hook }
+  | { readonly kind: 'unreachable'; readonly code: number; readonly pkt: Packet; readonly reason: string; readonly local: boolean }
+  | { readonly kind: 'unsupported'; readonly what: string; readonly pkt: Packet; readonly line: number };
+
+/** Hosts without netfilter tables have no conntrack at all. */
+const NO_CT: CtInfo = { conn: null, dir: 'original', state: 'UNTRACKED' };
+/** Set by NOTRACK / CT --notrack in the raw table. */
+const UNTRACKED: CtInfo = { conn: null, dir: 'original', state: 'UNTRACKED' };
+/** Before conntrack has seen the packet (raw table): xt_conntrack reports INVALID. */
+const PENDING: CtInfo = { conn: null, dir: 'original', state: 'INVALID' };
+
+const HOOK_TABLES: Readonly<Record<Hook, readonly TableName[]>> = {
+  PREROUTING: ['raw', 'mangle', 'nat'],
+  INPUT: ['mangle', 'filter', 'security', 'nat'],
+  FORWARD: ['mangle', 'filter', 'security'],
+  OUTPUT: ['raw', 'mangle', 'nat', 'filter', 'security'],
+  POSTROUTING: ['mangle', 'nat'],
+};
+
+function chainEnv(env: StackEnv): ChainEnv {
+  return {
+    tracer: env.tracer,
+    host: env.host.config,
+    sets: env.host.sets,
+    state: env.state.rules,
+    now: env.now,
+    choose: (p, rule) => (p >= 1 ? true : p <= 0 ? false : env.pick([p, 1 - p], `statistic ${rule.chain}#${rule.index}`, rule) === 0),
+    nat: (op, t) => doNat(env, op, t),
+    notrack: (t) => {
+      t.ct = UNTRACKED;
+    },
+  };
+}
+
+/** Binds a NAT mapping in conntrack and rewrites the first packet (nf_nat_setup_info). */
+function doNat(env: StackEnv, op: Extract<TargetOp, { kind: 'dnat' | 'snat' | 'masquerade' | 'redirect' }>, t: Traversal): 'ok' | 'drop' {
+  const conn = t.ct.conn;
+  if (!conn) return 'drop';
+  const p = t.pkt;
+  if (op.kind === 'dnat' || op.kind === 'redirect') {
+    let dst = p.dst;
+    if (op.kind === 'dnat') dst = op.ip ?? p.dst;
+    else if (t.hook === 'OUTPUT') dst = '127.0.0.1';
+    else {
+      const a = t.inIf ? env.host.config.ifaces.get(t.inIf)?.addrs.find((x) => x.family === 4) : undefined;
+      if (!a) return 'drop';
+      dst = a.ip;
+    }
+    const dport = op.ports ? op.ports.lo : p.dport;
+    conn.reply = invert({ proto: p.proto, src: p.src, sport: p.sport, dst, dport });
+    conn.dstNat = dst !== p.dst || dport !== p.dport;
+    conn.dstNatDone = true;
+    t.pkt = { ...p, dst, dport };
+    return 'ok';
+  }
+  let src: string | null;
+  if (op.kind === 'snat') src = op.ip;
+  else {
+    if (!t.outIf) return 'drop';
+    src = selectSourceAddr(env.host.config, t.outIf, t.nextHop);
+    if (!src) return 'drop';
+  }
+  let sport = op.ports ? op.ports.lo : p.sport;
+  // Keep the source port unless another connection already owns that reply tuple (nf_nat_used_tuple).
+  for (let tries = 0; tries < 1000; tries++) {
+    const candidate = { ...conn.reply, dst: src, dport: sport };
+    const other = env.state.conntrack.byTuple.get(tupleKey(candidate));
+    if (!other || other.connId === conn.id) break;
+    sport = sport >= 65535 ? 1024 : sport + 1;
+  }
+  conn.reply = { ...conn.reply, dst: src, dport: sport };
+  conn.srcNat = src !== p.src || sport !== p.sport;
+  conn.srcNatDone = true;
+  t.pkt = { ...p, src, sport };
+  return 'ok';
+}
+
+type HookOutcome = { readonly kind: 'accept' } | Exclude<TableVerdict, { kind: 'accept' }>;
+
+/** Runs every table registered at `hook`, in priority order, with conntrack and NAT where they sit. */
+function runHook(env: StackEnv, t: Traversal): HookOutcome {
+  const rs = env.host.ruleset;
+  if (!rs) return { kind: 'accept' };
+  const cenv = chainEnv(env);
+  for (const name of HOOK_TABLES[t.hook]) {
+    if (name === 'mangle' && (t.hook === 'PREROUTING' || t.hook === 'OUTPUT')) conntrackIn(env, t);
+    const table = rs.tables.get(name);
+    if (name === 'nat') {
+      const v = natHook(env, cenv, t, table);
+      if (v.kind !== 'accept') return v;
+      continue;
+    }
+    if (!table) continue;
+    emitHook(env, t, name, table.chains.get(t.hook)?.declared === false);
+    const v = runTable(cenv, table, t);
+    if (v.kind !== 'accept') return v;
+  }
+  return { kind: 'accept' };
+}
+
+function emitHook(env: StackEnv, t: Traversal, table: TableName, implicit: boolean): void {
+  env.tracer.emit({
+    type: 'hook',
+    packet: t.pkt,
+    hook: t.hook,
+    table,
+    implicit,
+    explain: { key: `hook.${t.hook}`, params: { table } },
+  });
+}
+
+const ctSeen = new WeakSet<Traversal>();
+
+/** nf_conntrack_in: find or create the connection of this packet (once per traversal). */
+function conntrackIn(env: StackEnv, t: Traversal): void {
+  if (ctSeen.has(t)) return;
+  ctSeen.add(t);
+  const tr = env.tracer;
+  const p = t.pkt;
+  if (t.ct.conn) {
+    // A looped-back packet keeps the conntrack entry it got on the way out (nf_conntrack_in ignores it).
+    tr.emit({ type: 'conntrack', packet: p, action: 'keep', state: t.ct.state, dir: t.ct.dir, connId: t.ct.conn.id, orig: t.ct.conn.orig, reply: t.ct.conn.reply, before: null, explain: { key: 'ct.keep' } });
+    return;
+  }
+  if (t.ct === UNTRACKED) {
+    tr.emit({ type: 'conntrack', packet: p, action: 'untracked', state: 'UNTRACKED', dir: 'original', connId: null, orig: null, reply: null, before: null, explain: { key: 'ct.untracked' } });
+    return;
+  }
+  const table = env.state.conntrack;
+  if (p.proto === 'icmp' && p.inner) {
+    const hit = lookup(table, invert(p.inner));
+    if (hit) {
+      t.ct = { conn: hit.conn, dir: hit.dir, state: 'RELATED' };
+      tr.emit({ type: 'conntrack', packet: p, action: 'related', state: 'RELATED', dir: hit.dir, connId: hit.conn.id, orig: hit.conn.orig, reply: hit.conn.reply, before: null, explain: { key: 'ct.related' } });
+      return;
+    }
+  }
+  const hit = lookup(table, tupleOf(p));
+  if (hit) {
+    const { conn, dir } = hit;
+    if (dir === 'reply') conn.seenReply = true;
+    const state = dir === 'reply' || conn.seenReply ? 'ESTABLISHED' : 'NEW';
+    t.ct = { conn, dir, state };
+    tr.emit({ type: 'conntrack', packet: p, action: 'lookup', state, dir, connId: conn.id, orig: conn.orig, reply: conn.reply, before: null, explain: { key: dir === 'reply' ? 'ct.reply' : 'ct.established', params: { id: conn.id } } });
+    return;
+  }
+  if (!canCreate(p)) {
+    t.ct = { conn: null, dir: 'original', state: 'INVALID' };
+    tr.emit({ type: 'conntrack', packet: p, action: 'invalid', state: 'INVALID', dir: 'original', connId: null, orig: null, reply: null, before: null, explain: { key: 'ct.invalid' } });
+    return;
+  }
+  const conn = newConn(table, tupleOf(p));
+  t.ct = { conn, dir: 'original', state: 'NEW' };
+  tr.emit({ type: 'conntrack', packet: p, action: 'new', state: 'NEW', dir: 'original', connId: conn.id, orig: conn.orig, reply: conn.reply, before: null, explain: { key: 'ct.new', params: { id: conn.id } } });
+}
+
+/** The nat table at a hook: chains for a connection's first packet, the recorded binding otherwise. */
+function natHook(env: StackEnv, cenv: ChainEnv, t: Traversal, table: ReturnType<NonNullable<HostRuntime['ruleset']>['tables']['get']>): HookOutcome {
+  const ct = t.ct;
+  const conn = ct.conn;
+  const tr = env.tracer;
+  if (!conn) {
+    if (table) {
+      tr.emit({ type: 'nat-skip', packet: t.pkt, hook: t.hook, reason: ct.state === 'INVALID' ? 'invalid' : 'untracked', explain: { key: ct.state === 'INVALID' ? 'nat.skip.invalid' : 'nat.skip.untracked' } });
+    }
+    return { kind: 'accept' };
+  }
+  const dstManip = t.hook === 'PREROUTING' || t.hook === 'OUTPUT';
+  const done = dstManip ? conn.dstNatDone : conn.srcNatDone;
+  if ((ct.state === 'NEW' || ct.state === 'RELATED') && !done && ct.dir === 'original') {
+    if (table) {
+      emitHook(env, t, 'nat', table.chains.get(t.hook)?.declared === false);
+      const v = runTable(cenv, table, t);
+      if (v.kind !== 'accept') return v;
+    }
+    // No NAT rule fired: a null binding, so later packets skip the chains too.
+    if (dstManip) conn.dstNatDone = true;
+    else conn.srcNatDone = true;
+    return { kind: 'accept' };
+  }
+  if (table) {
+    tr.emit({ type: 'nat-skip', packet: t.pkt, hook: t.hook, reason: 'not-new', explain: { key: 'nat.skip.established' } });
+  }
+  applyBinding(env, t, dstManip);
+  return { kind: 'accept' };
+}
+
+/** Applies a connection's recorded NAT to a later packet or a reply (nf_nat_packet). */
+function applyBinding(env: StackEnv, t: Traversal, dstManip: boolean): void {
+  const conn = t.ct.conn;
+  if (!conn) return;
+  const target = natTarget(conn, t.ct.dir);
+  const p = t.pkt;
+  let next: Packet = p;
+  if (dstManip && (p.dst !== target.dst || p.dport !== target.dport) && (p.proto !== 'icmp' || !p.inner)) {
+    next = { ...p, dst: target.dst, dport: target.dport };
+  } else if (!dstManip && (p.src !== target.src || p.sport !== target.sport) && (p.proto !== 'icmp' || !p.inner)) {
+    next = { ...p, src: target.src, sport: target.sport };
+  } else if (p.proto === 'icmp' && p.inner && t.ct.state === 'RELATED') {
+    // ICMP errors: the outer header is translated like a reply, the embedded header back to what its sender sent.
+    const inner = t.ct.dir === 'reply' ? conn.orig : conn.reply;
+    const outer = dstManip ? { dst: target.dst } : { src: target.src };
+    const changed = (dstManip ? p.dst !== target.dst : p.src !== target.src) || tupleKey(inner) !== tupleKey(p.inner);
+    if (changed && (conn.dstNat || conn.srcNat)) next = { ...p, ...outer, inner };
+  }
+  if (next !== p) {
+    t.pkt = next;
+    env.tracer.emit({ type: 'conntrack', packet: next, action: 'nat', state: t.ct.state, dir: t.ct.dir, connId: conn.id, orig: conn.orig, reply: conn.reply, before: p, explain: { key: dstManip ? 'ct.nat.dst' : 'ct.nat.src', params: { id: conn.id } } });
+  }
+}
+
+function confirmConn(env: StackEnv, t: Traversal): void {
+  const conn = t.ct.conn;
+  if (!conn || conn.confirmed) return;
+  confirm(env.state.conntrack, conn);
+  env.tracer.emit({ type: 'conntrack', packet: t.pkt, action: 'confirm', state: t.ct.state, dir: t.ct.dir, connId: conn.id, orig: conn.orig, reply: conn.reply, before: null, explain: { key: 'ct.confirm', params: { id: conn.id } } });
+}
+
+function verdictResult(v: Exclude<HookOutcome, { kind: 'accept' }>, t: Traversal): StackResult {
+  if (v.kind === 'drop') return { kind: 'dropped', reason: v.rule ? `rule ${v.rule.table}:${v.rule.chain}:${v.rule.index}` : `policy ${t.hook}`, pkt: t.pkt };
+  if (v.kind === 'reject') return { kind: 'rejected', with: v.with, pkt: t.pkt, inIf: t.inIf, hook: t.hook };
+  return { kind: 'unsupported', what: v.what, pkt: t.pkt, line: v.rule.line };
+}
+
+function traversal(pkt: Packet, hook: Hook, inIf: string | null, outIf: string | null, nextHop: string | null, ct: CtInfo): Traversal {
+  return { pkt, hook, inIf, outIf, nextHop, ct };
+}
+
+function routeEvent(env: StackEnv, pkt: Packet, decision: 'local' | 'forward' | 'output' | 'reroute' | 'drop' | 'unreachable', reason: string, dev: string | null, via: string | null, route: Route | null, params: Record<string, string | number> = {}): void {
+  env.tracer.emit({ type: 'route', packet: pkt, decision, reason, dev, via, routeText: route?.text ?? null, explain: { key: `route.${reason}`, params: { dst: pkt.dst, src: pkt.src, ...(dev ? { dev } : {}), ...(via ? { via } : {}), ...params } } });
+}
+
+/** A packet arriving on interface `inIf` (from the wire, or looped back on `lo` with its conntrack entry). */
+export function receive(env: StackEnv, pkt: Packet, inIf: string, looped: CtInfo | null): StackResult {
+  const h = env.host.config;
+  env.tracer.emit({ type: 'receive', packet: pkt, iface: inIf, explain: { key: looped ? 'rx.loopback' : 'rx.wire', params: { iface: inIf } } });
+  const pre = traversal(pkt, 'PREROUTING', inIf, null, null, looped ?? (env.host.ruleset ? PENDING : NO_CT));
+  const v = runHook(env, pre);
+  if (v.kind !== 'accept') return verdictResult(v, pre);
+  let p = pre.pkt;
+  // Routing decision (ip_route_input_slow).
+  if (looped) {
+    routeEvent(env, p, 'local', 'loopback', 'lo', null, null);
+  } else {
+    if (isMulticastOrBroadcast(p.src) || p.src === '0.0.0.0') {
+      routeEvent(env, p, 'drop', 'martian-source', inIf, null, null);
+      return { kind: 'dropped', reason: 'martian source', pkt: p };
+    }
+    if (isLoopback(p.dst) && !h.routeLocalnet(inIf) && inIf !== 'lo') {
+      routeEvent(env, p, 'drop', 'martian-destination', inIf, null, null);
+      return { kind: 'dropped', reason: 'martian destination (127.0.0.0/8 without route_localnet)', pkt: p };
+    }
+    if (isLoopback(p.src) && !h.routeLocalnet(inIf) && inIf !== 'lo') {
+      routeEvent(env, p, 'drop', 'martian-source-loopback', inIf, null, null);
+      return { kind: 'dropped', reason: 'martian source (127.0.0.0/8 without route_localnet)', pkt: p };
+    }
+  }
+  if (looped || isLocalAddr(h, p.dst)) {
+    if (!looped && inIf !== 'lo' && isLocalAddr(h, p.src) && !h.acceptLocal) {
+      routeEvent(env, p, 'drop', 'martian-source-local', inIf, null, null);
+      return { kind: 'dropped', reason: 'martian source (one of our own addresses)', pkt: p };
+    }
+    if (!looped && !rpFilterOk(env, p, inIf)) {
+      routeEvent(env, p, 'drop', 'rp-filter', inIf, null, null);
+      return { kind: 'dropped', reason: 'reverse path filter', pkt: p };
+    }
+    if (!looped) routeEvent(env, p, 'local', 'local', localIface(h, p.dst), null, null, { iface: localIface(h, p.dst) ?? '' });
+    const inp = traversal(p, 'INPUT', inIf, null, null, pre.ct);
+    const vi = runHook(env, inp);
+    if (vi.kind !== 'accept') return verdictResult(vi, inp);
+    confirmConn(env, inp);
+    return { kind: 'local', pkt: inp.pkt, inIf, ct: inp.ct };
+  }
+  if (!h.ipForward) {
+    routeEvent(env, p, 'drop', 'no-forwarding', inIf, null, null);
+    return { kind: 'dropped', reason: 'not a local address and ip_forward is off', pkt: p };
+  }
+  const r = pickRoute(env, p.dst);
+  if (!r.route || r.route.type !== 'unicast') {
+    const code = !r.route ? 0 : r.route.type === 'prohibit' ? 13 : 1;
+    routeEvent(env, p, r.route?.type === 'blackhole' ? 'drop' : 'unreachable', r.route ? `route-${r.route.type}` : 'no-route', null, null, r.route);
+    if (r.route?.type === 'blackhole') return { kind: 'dropped', reason: 'blackhole route', pkt: p };
+    return { kind: 'unreachable', code, pkt: p, reason: r.route ? `${r.route.type} route` : 'no route', local: false };
+  }
+  if (!rpFilterOk(env, p, inIf)) {
+    routeEvent(env, p, 'drop', 'rp-filter', inIf, null, null);
+    return { kind: 'dropped', reason: 'reverse path filter', pkt: p };
+  }
+  routeEvent(env, p, 'forward', 'forward', r.dev, r.via, r.route);
+  if (p.ttl <= 1) return { kind: 'dropped', reason: 'TTL exceeded', pkt: p };
+  p = { ...p, ttl: p.ttl - 1 };
+  const fwd = traversal(p, 'FORWARD', inIf, r.dev, r.nextHop, pre.ct);
+  const vf = runHook(env, fwd);
+  if (vf.kind !== 'accept') return verdictResult(vf, fwd);
+  return postrouting(env, fwd.pkt, inIf, r.dev, r.nextHop, fwd.ct);
+}
+
+function postrouting(env: StackEnv, pkt: Packet, inIf: string | null, outIf: string, nextHop: string, ct: CtInfo): StackResult {
+  const post = traversal(pkt, 'POSTROUTING', inIf, outIf, nextHop, ct);
+  const v = runHook(env, post);
+  if (v.kind !== 'accept') return verdictResult(v, post);
+  confirmConn(env, post);
+  if (outIf === 'lo') return { kind: 'loopback', pkt: { ...post.pkt }, ct: post.ct };
+  return { kind: 'transmit', pkt: { ...post.pkt, mark: 0 }, outIf, nextHop };
+}
+
+interface RouteChoice {
+  readonly route: Route | null;
+  readonly dev: string;
+  readonly via: string | null;
+  readonly nextHop: string;
+}
+
+/** fib_lookup plus next-hop selection (ECMP: one path per flow). */
+function pickRoute(env: StackEnv, dst: string): RouteChoice {
+  const h = env.host.config;
+  const n = ipToNum(dst);
+  const route = n === null ? null : longestMatch(h, n);
+  if (!route) return { route: null, dev: '', via: null, nextHop: dst };
+  let via = route.via;
+  let dev = route.dev;
+  if (route.nexthops.length > 0) {
+    const k = route.nexthops.length === 1 ? 0 : env.pick(route.nexthops.map((x) => x.weight), `ecmp ${route.dst.text}`, null);
+    const hop = route.nexthops[k] as Route['nexthops'][number];
+    via = hop.via;
+    dev = hop.dev;
+  }
+  if (via && !dev) {
+    const vn = ipToNum(via);
+    const viaRoute = vn === null ? null : longestMatch(h, vn);
+    dev = viaRoute?.dev ?? null;
+  }
+  return { route, dev: dev ?? '', via, nextHop: via ?? dst };
+}
+
+function rpFilterOk(env: StackEnv, p: Packet, inIf: string): boolean {
+  const mode = env.host.config.rpFilter;
+  if (mode === 0 || inIf === 'lo') return true;
+  const n = ipToNum(p.src);
+  const back = n === null ? null : longestMatch(env.host.config, n);
+  if (!back || back.type !== 'unicast') return false;
+  if (mode === 2) return true;
+  const devs = back.nexthops.length ? back.nexthops.map((x) => x.dev ?? back.dev) : [back.dev];
+  return devs.includes(inIf) || (back.dev === null && back.via !== null);
+}
+
+/** ip_route_output_key: where a locally generated packet goes and which source it gets. */
+function outputRoute(env: StackEnv, pkt: Packet): { dev: string; nextHop: string; src: string; route: Route | null } | { error: string; code: number } {
+  const h = env.host.config;
+  if (isLocalAddr(h, pkt.dst)) {
+    const src = pkt.src !== '' ? pkt.src : isLoopback(pkt.dst) ? '127.0.0.1' : pkt.dst;
+    return { dev: 'lo', nextHop: pkt.dst, src, route: null };
+  }
+  const r = pickRoute(env, pkt.dst);
+  if (!r.route) return { error: 'no-route', code: 0 };
+  if (r.route.type !== 'unicast') return { error: `route-${r.route.type}`, code: r.route.type === 'prohibit' ? 13 : 1 };
+  const src = pkt.src !== '' ? pkt.src : (r.route.src ?? selectSourceAddr(h, r.dev, r.nextHop) ?? '0.0.0.0');
+  if (isLoopback(src) && !h.routeLocalnet(r.dev)) return { error: 'loopback-source', code: 0 };
+  return { dev: r.dev, nextHop: r.nextHop, src, route: r.route };
+}
+
+/** A packet sent by a local process (or by the kernel itself: RST, ICMP errors). */
+export function output(env: StackEnv, pkt: Packet, ct: CtInfo | null = null): StackResult {
+  const r0 = outputRoute(env, pkt);
+  if ('error' in r0) {
+    routeEvent(env, pkt, 'unreachable', r0.error, null, null, null);
+    return { kind: 'unreachable', code: r0.code, pkt, reason: r0.error, local: true };
+  }
+  let p: Packet = { ...pkt, src: r0.src };
+  routeEvent(env, p, 'output', r0.dev === 'lo' ? 'output-local' : 'output', r0.dev, r0.nextHop !== p.dst ? r0.nextHop : null, r0.route);
+  const out = traversal(p, 'OUTPUT', null, r0.dev, r0.nextHop, ct ?? (env.host.ruleset ? PENDING : NO_CT));
+  const v = runHook(env, out);
+  if (v.kind !== 'accept') return verdictResult(v, out);
+  p = out.pkt;
+  let dev = r0.dev;
+  let nextHop = r0.nextHop;
+  if (p.dst !== pkt.dst || p.mark !== pkt.mark) {
+    // ip_route_me_harder: the destination or mark changed in OUTPUT, so route again.
+    const r1 = outputRoute(env, p);
+    if ('error' in r1) {
+      routeEvent(env, p, 'drop', r1.error === 'loopback-source' ? 'reroute-loopback-source' : r1.error, null, null, null);
+      return { kind: 'dropped', reason: r1.error === 'loopback-source' ? 'source 127.0.0.1 cannot leave lo without route_localnet' : 'no route after DNAT', pkt: p };
+    }
+    dev = r1.dev;
+    nextHop = r1.nextHop;
+    routeEvent(env, p, 'reroute', 'reroute', dev, nextHop !== p.dst ? nextHop : null, r1.route);
+  }
+  return postrouting(env, p, null, dev, nextHop, out.ct);
+}

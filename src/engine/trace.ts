@@ -1,0 +1,138 @@
+/**
+ * The trace: one structured event per step a packet takes (hook, rule, conntrack, routing,
+ * socket, wire), in the order the kernel takes them. Modelled on Retis events and on the
+ * `table:chain:rule N:verdict` notation of `xtables-monitor --trace`. The diagram, the trace
+ * panel and the CLI all read this; fields are only ever added, never renamed.
+ */
+import type { CtDir, CtState, Tuple } from './conntrack.ts';
+import type { Packet } from './packet.ts';
+import type { Hook, TableName } from './rules/types.ts';
+
+/** A plain-language explanation: a message key with parameters (see explain.ts for English). */
+export interface Explain {
+  readonly key: string;
+  readonly params?: Readonly<Record<string, string | number>>;
+}
+
+export interface EventBase {
+  readonly seq: number;
+  readonly host: string;
+  /** The connection this packet belongs to; it survives NAT and crossing hosts. */
+  readonly trackId: number;
+  /** Which packet of the exchange (1 = the probe's first packet, then replies, resets...). */
+  readonly packetId: number;
+  /** The packet as it is at this step (after any rewrite the step made). */
+  readonly packet: Packet;
+  readonly explain: Explain;
+}
+
+/** The kernel's verdict of a rule or chain, as xtables-monitor prints it. */
+export type Verdict = 'CONTINUE' | 'ACCEPT' | 'DROP' | 'RETURN' | 'JUMP' | 'GOTO' | 'QUEUE';
+
+export type TraceEvent = EventBase &
+  (
+    | { readonly type: 'send'; readonly process: string; readonly reason: 'probe' | 'reply' | 'reset' | 'icmp-error' }
+    | {
+        readonly type: 'wire';
+        readonly fromIf: string;
+        readonly toHost: string;
+        readonly toIf: string;
+        readonly segment: string;
+        readonly nextHop: string;
+      }
+    | { readonly type: 'receive'; readonly iface: string }
+    | {
+        readonly type: 'hook';
+        readonly hook: Hook;
+        readonly table: TableName;
+        /** The table has this built-in chain only implicitly (not declared in the dump). */
+        readonly implicit: boolean;
+      }
+    | {
+        readonly type: 'rule';
+        readonly hook: Hook;
+        readonly table: TableName;
+        readonly chain: string;
+        readonly rule: number;
+        readonly line: number;
+        readonly text: string;
+        readonly verdict: Verdict;
+        /** Jump/goto destination, or the extension target (DNAT, MARK, ...). */
+        readonly target: string | null;
+        readonly before: Packet;
+        /** Probability of the statistic branch this rule took, when it has one. */
+        readonly probability: number | null;
+      }
+    | {
+        readonly type: 'miss';
+        readonly hook: Hook;
+        readonly table: TableName;
+        readonly chain: string;
+        /** Inclusive range of consecutive rules that did not match. */
+        readonly from: number;
+        readonly to: number;
+      }
+    | { readonly type: 'return'; readonly hook: Hook; readonly table: TableName; readonly chain: string }
+    | { readonly type: 'policy'; readonly hook: Hook; readonly table: TableName; readonly chain: string; readonly verdict: 'ACCEPT' | 'DROP' }
+    | { readonly type: 'nat-skip'; readonly hook: Hook; readonly reason: 'not-new' | 'untracked' | 'invalid' }
+    | {
+        readonly type: 'conntrack';
+        readonly action: 'new' | 'lookup' | 'invalid' | 'untracked' | 'confirm' | 'nat' | 'keep' | 'related';
+        readonly state: CtState;
+        readonly dir: CtDir;
+        readonly connId: number | null;
+        readonly orig: Tuple | null;
+        readonly reply: Tuple | null;
+        readonly before: Packet | null;
+      }
+    | {
+        readonly type: 'route';
+        readonly decision: 'local' | 'forward' | 'output' | 'reroute' | 'drop' | 'unreachable';
+        readonly reason: string;
+        readonly dev: string | null;
+        readonly via: string | null;
+        readonly routeText: string | null;
+      }
+    | {
+        readonly type: 'socket';
+        readonly result: 'delivered' | 'no-listener' | 'connected' | 'no-connection';
+        readonly process: string | null;
+        readonly bind: string | null;
+      }
+    | { readonly type: 'log'; readonly prefix: string; readonly via: 'LOG' | 'NFLOG' }
+    | { readonly type: 'unsupported'; readonly what: string; readonly line: number | null; readonly text: string | null }
+    | { readonly type: 'drop'; readonly reason: string }
+  );
+
+export type EventType = TraceEvent['type'];
+
+/** Distributes the Omit over the union so each variant keeps its own fields. */
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type NewEvent = DistributiveOmit<TraceEvent, 'seq' | 'host' | 'trackId' | 'packetId'>;
+
+/** Collects events; one per simulation run. */
+export class Tracer {
+  readonly events: TraceEvent[] = [];
+  host = '';
+  trackId = 0;
+  packetId = 0;
+  emit(e: NewEvent): void {
+    this.events.push({ ...e, seq: this.events.length, host: this.host, trackId: this.trackId, packetId: this.packetId } as TraceEvent);
+  }
+}
+
+/** `nat:KUBE-SERVICES:rule:3:JUMP:KUBE-SVC-XYZ`, as xtables-monitor --trace writes rule events. */
+export function xtablesNotation(e: TraceEvent): string | null {
+  switch (e.type) {
+    case 'rule': {
+      const v = e.verdict === 'JUMP' || e.verdict === 'GOTO' ? `${e.verdict}:${e.target}` : e.verdict;
+      return `${e.table}:${e.chain}:rule:${e.rule}:${v}`;
+    }
+    case 'return':
+      return `${e.table}:${e.chain}:return:`;
+    case 'policy':
+      return `${e.table}:${e.chain}:policy:${e.verdict}`;
+    default:
+      return null;
+  }
+}
