@@ -4,7 +4,13 @@
  * DNAT destinations of every statistic branch, filter verdicts in kube-proxy's filter chains,
  * and whether any branch jumped to KUBE-MARK-MASQ. See ../shared/conformance/README.md.
  */
-import { buildNetwork, enumerateOutcomes, type HostSpec, type ProbeSpec, type TraceEvent } from '../engine/index.ts';
+import {
+  buildNetwork,
+  enumerateOutcomes,
+  type HostSpec,
+  type ProbeSpec,
+  type TraceEvent,
+} from '../engine/index.ts';
 
 export interface Flow {
   readonly name: string;
@@ -25,15 +31,32 @@ export interface FlowResult {
 }
 
 /** The filter chains kube-proxy's tracer evaluates (it ignores the built-in and forwarding chains). */
-const TRACED_FILTER_CHAINS = new Set(['KUBE-SERVICES', 'KUBE-EXTERNAL-SERVICES', 'KUBE-NODEPORTS', 'KUBE-PROXY-FIREWALL']);
+const TRACED_FILTER_CHAINS = new Set([
+  'KUBE-SERVICES',
+  'KUBE-EXTERNAL-SERVICES',
+  'KUBE-NODEPORTS',
+  'KUBE-PROXY-FIREWALL',
+]);
 
 /** A node like kube-proxy's fake: eth0 with the node IPs, forwarding on, a default gateway. */
-export function conformanceHost(rules: string, localAddresses: readonly string[], family: 4 | 6): HostSpec {
-  const addrs = localAddresses.filter((a) => (family === 4 ? !a.includes(':') : a.includes(':')) && a !== '127.0.0.1' && a !== '::1');
+export function conformanceHost(
+  rules: string,
+  localAddresses: readonly string[],
+  family: 4 | 6,
+): HostSpec {
+  const addrs = localAddresses.filter(
+    (a) => (family === 4 ? !a.includes(':') : a.includes(':')) && a !== '127.0.0.1' && a !== '::1',
+  );
   return {
     name: 'test-node',
     role: 'node',
-    interfaces: [{ name: 'eth0', addresses: addrs.map((a) => (family === 4 ? `${a}/24` : `${a}/64`)), segment: 'uplink' }],
+    interfaces: [
+      {
+        name: 'eth0',
+        addresses: addrs.map((a) => (family === 4 ? `${a}/24` : `${a}/64`)),
+        segment: 'uplink',
+      },
+    ],
     routes: family === 4 ? [{ to: 'default', via: firstGateway(addrs[0] ?? '192.168.0.2') }] : [],
     sysctls: { ipForward: true, routeLocalnet: true },
     rules,
@@ -49,7 +72,15 @@ function firstGateway(ip: string): string {
 export function flowProbe(flow: Flow, localAddresses: readonly string[]): ProbeSpec {
   const proto = (flow.protocol ?? 'tcp').toLowerCase() as 'tcp' | 'udp' | 'sctp';
   if (localAddresses.includes(flow.sourceIP)) {
-    return { kind: 'connect', from: 'test-node', proto, dst: flow.destIP, dport: flow.destPort, src: flow.sourceIP, sport: 33333 };
+    return {
+      kind: 'connect',
+      from: 'test-node',
+      proto,
+      dst: flow.destIP,
+      dport: flow.destPort,
+      src: flow.sourceIP,
+      sport: 33333,
+    };
   }
   return {
     kind: 'inject',
@@ -63,7 +94,9 @@ export function flowProbe(flow: Flow, localAddresses: readonly string[]): ProbeS
       dport: flow.destPort,
       mark: 0,
       ttl: 64,
-      ...(proto === 'tcp' ? { flags: { syn: true, ack: false, rst: false, fin: false, psh: false, urg: false } } : {}),
+      ...(proto === 'tcp'
+        ? { flags: { syn: true, ack: false, rst: false, fin: false, psh: false, urg: false } }
+        : {}),
     },
   };
 }
@@ -75,16 +108,32 @@ function observe(events: readonly TraceEvent[]): { outputs: string[]; masq: bool
   for (const e of events) {
     if (e.packetId !== 1 || e.host !== 'test-node' || e.type !== 'rule') continue;
     if (e.target === 'KUBE-MARK-MASQ') masq = true;
-    if (e.target === 'DNAT') outputs.push(e.packet.dst.includes(':') ? `[${e.packet.dst}]:${e.packet.dport}` : `${e.packet.dst}:${e.packet.dport}`);
-    else if (e.table === 'filter' && TRACED_FILTER_CHAINS.has(e.chain) && (e.verdict === 'ACCEPT' || e.verdict === 'DROP')) {
+    if (e.target === 'DNAT')
+      outputs.push(
+        e.packet.dst.includes(':')
+          ? `[${e.packet.dst}]:${e.packet.dport}`
+          : `${e.packet.dst}:${e.packet.dport}`,
+      );
+    else if (
+      e.table === 'filter' &&
+      TRACED_FILTER_CHAINS.has(e.chain) &&
+      (e.verdict === 'ACCEPT' || e.verdict === 'DROP')
+    ) {
       outputs.push(e.target === 'REJECT' ? 'REJECT' : e.verdict);
     }
   }
   return { outputs, masq };
 }
 
-export function runFlows(rules: string, localAddresses: readonly string[], flows: readonly Flow[], family: 4 | 6 = 4): FlowResult[] {
-  const { network, problems } = buildNetwork({ hosts: [conformanceHost(rules, localAddresses, family)] });
+export function runFlows(
+  rules: string,
+  localAddresses: readonly string[],
+  flows: readonly Flow[],
+  family: 4 | 6 = 4,
+): FlowResult[] {
+  const { network, problems } = buildNetwork({
+    hosts: [conformanceHost(rules, localAddresses, family)],
+  });
   if (!network) {
     const note = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
     return flows.map((flow) => ({ flow, output: '', masq: false, pass: false, note }));

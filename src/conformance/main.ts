@@ -36,11 +36,15 @@ for (const c of corpus.cases) {
     if (r.pass) passed++;
     else failed++;
     if (!r.pass || verbose) {
-      console.log(`${r.pass ? 'ok  ' : 'FAIL'} ${c.id} / ${r.flow.name}: expected "${r.flow.output}" masq=${r.flow.masq}, got "${r.output}" masq=${r.masq}${r.note ? ` (${r.note})` : ''}`);
+      console.log(
+        `${r.pass ? 'ok  ' : 'FAIL'} ${c.id} / ${r.flow.name}: expected "${r.flow.output}" masq=${r.flow.masq}, got "${r.output}" masq=${r.masq}${r.note ? ` (${r.note})` : ''}`,
+      );
     }
   }
 }
-console.log(`flows with a static dump: ${passed} passed, ${failed} failed (${skipped} flows need the rule generator)`);
+console.log(
+  `flows with a static dump: ${passed} passed, ${failed} failed (${skipped} flows need the rule generator)`,
+);
 
 let rtPassed = 0;
 let rtFailed = 0;
@@ -51,7 +55,9 @@ for (const ref of corpus.referenceDumps) {
   if (parsed.ok && back === text) rtPassed++;
   else {
     rtFailed++;
-    console.log(`FAIL round trip of ${ref.test}: ${parsed.diagnostics.map((d) => `line ${d.line}: ${d.message}`).join('; ')}`);
+    console.log(
+      `FAIL round trip of ${ref.test}: ${parsed.diagnostics.map((d) => `line ${d.line}: ${d.message}`).join('; ')}`,
+    );
   }
 }
 console.log(`reference dumps round trip: ${rtPassed} passed, ${rtFailed} failed`);

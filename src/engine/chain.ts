@@ -28,7 +28,10 @@ export interface ChainEnv {
   readonly now: number;
   choose(probability: number, rule: Rule): boolean;
   /** Performs a NAT target on the traversal (binds conntrack, rewrites the packet). */
-  nat(op: Extract<TargetOp, { kind: 'dnat' | 'snat' | 'masquerade' | 'redirect' }>, t: Traversal): 'ok' | 'drop';
+  nat(
+    op: Extract<TargetOp, { kind: 'dnat' | 'snat' | 'masquerade' | 'redirect' }>,
+    t: Traversal,
+  ): 'ok' | 'drop';
   /** Marks the packet untracked (raw table NOTRACK / CT --notrack). */
   notrack(t: Traversal): void;
 }
@@ -109,7 +112,14 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
       missFrom = -1;
     }
   };
-  const emitRule = (cr: CompiledRule, verdict: Verdict, target: string | null, before: Packet, key: string, params: Record<string, string | number> = {}) => {
+  const emitRule = (
+    cr: CompiledRule,
+    verdict: Verdict,
+    target: string | null,
+    before: Packet,
+    key: string,
+    params: Record<string, string | number> = {},
+  ) => {
     tr.emit({
       type: 'rule',
       packet: t.pkt,
@@ -123,7 +133,16 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
       verdict,
       target,
       probability: cr.probability,
-      explain: { key, params: { chain: chain.name, table: table.name, rule: cr.rule.index, ...(target ? { target } : {}), ...params } },
+      explain: {
+        key,
+        params: {
+          chain: chain.name,
+          table: table.name,
+          rule: cr.rule.index,
+          ...(target ? { target } : {}),
+          ...params,
+        },
+      },
     });
   };
   for (let guard = 0; guard < 1_000_000; guard++) {
@@ -140,11 +159,21 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
           table: table.name,
           chain: base.name,
           verdict: policy,
-          explain: { key: policy === 'ACCEPT' ? 'chain.policy.accept' : 'chain.policy.drop', params: { table: table.name, chain: base.name } },
+          explain: {
+            key: policy === 'ACCEPT' ? 'chain.policy.accept' : 'chain.policy.drop',
+            params: { table: table.name, chain: base.name },
+          },
         });
         return policy === 'ACCEPT' ? { kind: 'accept' } : { kind: 'drop', rule: null };
       }
-      tr.emit({ type: 'return', packet: t.pkt, hook: t.hook, table: table.name, chain: chain.name, explain: { key: 'chain.return', params: { chain: chain.name } } });
+      tr.emit({
+        type: 'return',
+        packet: t.pkt,
+        hook: t.hook,
+        table: table.name,
+        chain: chain.name,
+        explain: { key: 'chain.return', params: { chain: chain.name } },
+      });
       if (!frame) {
         // Fell off the end of a chain entered by goto from the base chain: the base policy applies.
         chain = base;
@@ -170,7 +199,10 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
         what: hit.unsupported,
         line: cr.rule.line,
         text: cr.rule.text,
-        explain: { key: 'unsupported.match', params: { what: hit.unsupported, line: cr.rule.line } },
+        explain: {
+          key: 'unsupported.match',
+          params: { what: hit.unsupported, line: cr.rule.line },
+        },
       });
       return { kind: 'unsupported', what: hit.unsupported, rule: cr.rule };
     }
@@ -204,7 +236,13 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
       case 'goto': {
         const next = table.chains.get(op.chain);
         if (!next) throw new Error(`validated ruleset lost chain ${op.chain}`);
-        emitRule(cr, op.kind === 'jump' ? 'JUMP' : 'GOTO', op.chain, before, op.kind === 'jump' ? 'rule.jump' : 'rule.goto');
+        emitRule(
+          cr,
+          op.kind === 'jump' ? 'JUMP' : 'GOTO',
+          op.chain,
+          before,
+          op.kind === 'jump' ? 'rule.jump' : 'rule.goto',
+        );
         if (op.kind === 'jump') stack.push({ chain, next: i });
         chain = next;
         i = 0;
@@ -219,8 +257,19 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
           emitRule(cr, 'DROP', op.kind.toUpperCase(), before, 'rule.nat-failed');
           return { kind: 'drop', rule: cr.rule };
         }
-        const key = op.kind === 'dnat' ? 'rule.dnat' : op.kind === 'redirect' ? 'rule.redirect' : op.kind === 'snat' ? 'rule.snat' : 'rule.masquerade';
-        emitRule(cr, 'ACCEPT', op.kind.toUpperCase(), before, key, { dst: t.pkt.dst, dport: t.pkt.dport, src: t.pkt.src });
+        const key =
+          op.kind === 'dnat'
+            ? 'rule.dnat'
+            : op.kind === 'redirect'
+              ? 'rule.redirect'
+              : op.kind === 'snat'
+                ? 'rule.snat'
+                : 'rule.masquerade';
+        emitRule(cr, 'ACCEPT', op.kind.toUpperCase(), before, key, {
+          dst: t.pkt.dst,
+          dport: t.pkt.dport,
+          src: t.pkt.src,
+        });
         return { kind: 'accept' };
       }
       case 'mark': {
@@ -234,13 +283,16 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
         const conn = t.ct.conn;
         if (conn) {
           if (op.mode === 'set') conn.mark = applyXmark(conn.mark, op.value, op.mask);
-          else if (op.mode === 'save') conn.mark = ((conn.mark & ~op.ctmask) ^ (t.pkt.mark & op.nfmask)) >>> 0;
+          else if (op.mode === 'save')
+            conn.mark = ((conn.mark & ~op.ctmask) ^ (t.pkt.mark & op.nfmask)) >>> 0;
           else {
             t.pkt = { ...t.pkt, mark: ((t.pkt.mark & ~op.nfmask) ^ (conn.mark & op.ctmask)) >>> 0 };
             ctx = makeCtx(env, t);
           }
         }
-        emitRule(cr, 'CONTINUE', 'CONNMARK', before, 'rule.connmark', { mark: `0x${(conn?.mark ?? 0).toString(16)}` });
+        emitRule(cr, 'CONTINUE', 'CONNMARK', before, 'rule.connmark', {
+          mark: `0x${(conn?.mark ?? 0).toString(16)}`,
+        });
         continue;
       }
       case 'reject':
@@ -248,7 +300,13 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
         return { kind: 'reject', with: op.with, rule: cr.rule };
       case 'log':
         emitRule(cr, 'CONTINUE', op.via, before, 'rule.log', { prefix: op.prefix });
-        tr.emit({ type: 'log', packet: t.pkt, prefix: op.prefix, via: op.via, explain: { key: 'log.line', params: { prefix: op.prefix } } });
+        tr.emit({
+          type: 'log',
+          packet: t.pkt,
+          prefix: op.prefix,
+          via: op.via,
+          explain: { key: 'log.line', params: { prefix: op.prefix } },
+        });
         continue;
       case 'trace':
         emitRule(cr, 'CONTINUE', 'TRACE', before, 'rule.trace');

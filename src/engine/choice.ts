@@ -10,7 +10,12 @@ export interface Choice {
   /** Probability of the option taken at this point. */
   readonly probability: number;
   readonly options: number;
-  readonly rule: { readonly table: string; readonly chain: string; readonly index: number; readonly line: number } | null;
+  readonly rule: {
+    readonly table: string;
+    readonly chain: string;
+    readonly index: number;
+    readonly line: number;
+  } | null;
 }
 
 export interface Chooser {
@@ -47,14 +52,23 @@ export function randomChooser(seed: number): Chooser {
         x -= weights[k] as number;
         if (x < 0) break;
       }
-      taken.push({ label, index: k, probability: (weights[k] as number) / total, options: weights.length, rule: ruleRef(rule) });
+      taken.push({
+        label,
+        index: k,
+        probability: (weights[k] as number) / total,
+        options: weights.length,
+        rule: ruleRef(rule),
+      });
       return k;
     },
   };
 }
 
 /** Replays a fixed prefix of decisions, then takes option 0 and remembers the untaken ones. */
-export function scriptedChooser(prefix: readonly number[], onBranch: (path: number[]) => void): Chooser {
+export function scriptedChooser(
+  prefix: readonly number[],
+  onBranch: (path: number[]) => void,
+): Chooser {
   const taken: Choice[] = [];
   return {
     taken,
@@ -69,7 +83,13 @@ export function scriptedChooser(prefix: readonly number[], onBranch: (path: numb
         const base = taken.map((c) => c.index);
         for (const alt of viable.slice(1)) onBranch([...base, alt]);
       }
-      taken.push({ label, index: k, probability: (weights[k] as number) / total, options: weights.length, rule: ruleRef(rule) });
+      taken.push({
+        label,
+        index: k,
+        probability: (weights[k] as number) / total,
+        options: weights.length,
+        rule: ruleRef(rule),
+      });
       return k;
     },
   };

@@ -47,7 +47,11 @@ export interface RouteSpec {
   readonly metric?: number;
   readonly type?: 'unicast' | 'blackhole' | 'unreachable' | 'prohibit';
   /** ECMP: several next hops, chosen per flow. */
-  readonly nexthops?: readonly { readonly via: string; readonly dev?: string; readonly weight?: number }[];
+  readonly nexthops?: readonly {
+    readonly via: string;
+    readonly dev?: string;
+    readonly weight?: number;
+  }[];
 }
 
 export interface SysctlSpec {
@@ -133,7 +137,10 @@ export interface HostDiagnostic {
 }
 
 /** Builds the kernel-side view of a host: connected routes, local table, loopback. */
-export function buildHostConfig(spec: HostSpec): { config: HostConfig; problems: HostDiagnostic[] } {
+export function buildHostConfig(spec: HostSpec): {
+  config: HostConfig;
+  problems: HostDiagnostic[];
+} {
   const problems: HostDiagnostic[] = [];
   const ifaces = new Map<string, Iface>();
   const local = new Map<string, string>();
@@ -149,15 +156,28 @@ export function buildHostConfig(spec: HostSpec): { config: HostConfig; problems:
     const addrs: IfAddr[] = [];
     is.addresses.forEach((a, j) => {
       const parsed = parseIfAddr(a);
-      if (!parsed) problems.push({ field: `interfaces[${i}].addresses[${j}]`, message: `'${a}' is not an address like 192.168.1.10/24` });
+      if (!parsed)
+        problems.push({
+          field: `interfaces[${i}].addresses[${j}]`,
+          message: `'${a}' is not an address like 192.168.1.10/24`,
+        });
       else addrs.push(parsed);
     });
     if (is.name === 'lo') {
       ifaces.set('lo', { ...lo, addrs: [...lo.addrs, ...addrs] });
       return;
     }
-    if (ifaces.has(is.name)) problems.push({ field: `interfaces[${i}].name`, message: `interface ${is.name} is defined twice` });
-    ifaces.set(is.name, { name: is.name, kind: is.kind ?? 'ether', addrs, segment: is.segment ?? null });
+    if (ifaces.has(is.name))
+      problems.push({
+        field: `interfaces[${i}].name`,
+        message: `interface ${is.name} is defined twice`,
+      });
+    ifaces.set(is.name, {
+      name: is.name,
+      kind: is.kind ?? 'ether',
+      addrs,
+      segment: is.segment ?? null,
+    });
   });
   for (const iface of ifaces.values()) {
     for (const a of iface.addrs) {
@@ -182,26 +202,39 @@ export function buildHostConfig(spec: HostSpec): { config: HostConfig; problems:
     const field = `routes[${i}]`;
     const dst = r.to === 'default' ? parseCidr('0.0.0.0/0') : parseCidr(r.to);
     if (!dst) {
-      problems.push({ field: `${field}.to`, message: `'${r.to}' is not a prefix like 10.244.0.0/16 or 'default'` });
+      problems.push({
+        field: `${field}.to`,
+        message: `'${r.to}' is not a prefix like 10.244.0.0/16 or 'default'`,
+      });
       return;
     }
     if (r.dev !== undefined && !ifaces.has(r.dev)) {
       problems.push({ field: `${field}.dev`, message: `no interface named ${r.dev}` });
       return;
     }
-    const hops = (r.nexthops ?? []).map((h) => ({ via: h.via, dev: h.dev ?? null, weight: h.weight ?? 1 }));
+    const hops = (r.nexthops ?? []).map((h) => ({
+      via: h.via,
+      dev: h.dev ?? null,
+      weight: h.weight ?? 1,
+    }));
     for (const [k, h] of hops.entries()) {
-      if (parseIPv4(h.via) === null) problems.push({ field: `${field}.nexthops[${k}].via`, message: `'${h.via}' is not an IPv4 address` });
+      if (parseIPv4(h.via) === null)
+        problems.push({
+          field: `${field}.nexthops[${k}].via`,
+          message: `'${h.via}' is not an IPv4 address`,
+        });
     }
     if (r.via !== undefined && ipToNum(r.via) === null) {
       problems.push({ field: `${field}.via`, message: `'${r.via}' is not an address` });
       return;
     }
     const type = r.type ?? 'unicast';
-    let text = type === 'unicast' ? (r.to === 'default' ? 'default' : dst.text) : `${type} ${dst.text}`;
+    let text =
+      type === 'unicast' ? (r.to === 'default' ? 'default' : dst.text) : `${type} ${dst.text}`;
     if (r.via) text += ` via ${r.via}`;
     if (r.dev) text += ` dev ${r.dev}`;
-    for (const h of hops) text += ` nexthop via ${h.via}${h.dev ? ` dev ${h.dev}` : ''} weight ${h.weight}`;
+    for (const h of hops)
+      text += ` nexthop via ${h.via}${h.dev ? ` dev ${h.dev}` : ''} weight ${h.weight}`;
     if (r.src) text += ` src ${r.src}`;
     if (r.metric) text += ` metric ${r.metric}`;
     routes.push({
@@ -283,12 +316,16 @@ export function addrType(h: HostConfig, ip: string, limitIface: string | null): 
       if (a.family !== 4 || a.prefix >= 31 || typeof n !== 'number') continue;
       const base = parseIPv4(a.ip) as number;
       const mask = (0xffffffff << (32 - a.prefix)) >>> 0;
-      if ((n | mask) >>> 0 === n && ((base & mask) >>> 0) === ((n & mask) >>> 0)) return 'BROADCAST';
+      if ((n | mask) >>> 0 === n && (base & mask) >>> 0 === (n & mask) >>> 0) return 'BROADCAST';
     }
   }
   const r = longestMatch(h, n);
   if (r && r.type !== 'unicast' && r.type !== 'local') {
-    return r.type === 'blackhole' ? 'BLACKHOLE' : r.type === 'unreachable' ? 'UNREACHABLE' : 'PROHIBIT';
+    return r.type === 'blackhole'
+      ? 'BLACKHOLE'
+      : r.type === 'unreachable'
+        ? 'UNREACHABLE'
+        : 'PROHIBIT';
   }
   return 'UNICAST';
 }
@@ -298,13 +335,22 @@ export function longestMatch(h: HostConfig, n: number | bigint): Route | null {
   let best: Route | null = null;
   for (const r of h.routes) {
     if (!cidrContainsNum(r.dst, n)) continue;
-    if (!best || r.dst.prefix > best.dst.prefix || (r.dst.prefix === best.dst.prefix && r.metric < best.metric)) best = r;
+    if (
+      !best ||
+      r.dst.prefix > best.dst.prefix ||
+      (r.dst.prefix === best.dst.prefix && r.metric < best.metric)
+    )
+      best = r;
   }
   return best;
 }
 
 /** inet_select_addr: the address a packet leaving `iface` towards `toward` gets as source. */
-export function selectSourceAddr(h: HostConfig, iface: string, toward: string | null): string | null {
+export function selectSourceAddr(
+  h: HostConfig,
+  iface: string,
+  toward: string | null,
+): string | null {
   const i = h.ifaces.get(iface);
   const v4 = i?.addrs.filter((a) => a.family === 4) ?? [];
   if (toward !== null) {

@@ -8,7 +8,14 @@ export type { ParseResult, ParseOptions } from './rules/parse.ts';
 export { serializeRuleset } from './rules/serialize.ts';
 export type { Chain, Diagnostic, Hook, Rule, Ruleset, Table, TableName } from './rules/types.ts';
 export { BUILTIN_CHAINS, TABLES } from './rules/types.ts';
-export type { HostSpec, InterfaceSpec, ListenerSpec, RouteSpec, SysctlSpec, IpsetSpec } from './host.ts';
+export type {
+  HostSpec,
+  InterfaceSpec,
+  ListenerSpec,
+  RouteSpec,
+  SysctlSpec,
+  IpsetSpec,
+} from './host.ts';
 export { buildHost } from './runtime.ts';
 export type { HostProblem, HostRuntime } from './runtime.ts';
 export { buildNetwork, newNetworkState, cloneNetworkState } from './network.ts';

@@ -79,7 +79,7 @@ export function formatIPv6(v: bigint): string {
   // RFC 5952: compress the longest run of two or more zero groups.
   let bestStart = -1;
   let bestLen = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;
@@ -174,7 +174,7 @@ function maskToPrefix(m: number): number {
 export function cidrContainsNum(c: Cidr, ip: number | bigint): boolean {
   if (c.family === 4) {
     if (typeof ip !== 'number') return false;
-    return ((ip & maskV4(c.prefix)) >>> 0) === c.addr;
+    return (ip & maskV4(c.prefix)) >>> 0 === c.addr;
   }
   if (typeof ip !== 'bigint') return false;
   return (ip & maskV6(c.prefix)) === c.addr;

@@ -11,7 +11,11 @@ export interface IpsetKey {
 }
 
 interface Entry {
-  readonly parts: readonly ({ kind: 'ip'; n: number | bigint } | { kind: 'net'; c: Cidr } | { kind: 'port'; proto: string; lo: number; hi: number })[];
+  readonly parts: readonly (
+    | { kind: 'ip'; n: number | bigint }
+    | { kind: 'net'; c: Cidr }
+    | { kind: 'port'; proto: string; lo: number; hi: number }
+  )[];
 }
 
 export interface CompiledSet {
@@ -34,13 +38,18 @@ export const SUPPORTED_SET_TYPES = [
 export function compileIpset(spec: IpsetSpec): CompiledSet | { error: string } {
   const [, dimText] = spec.type.split(':');
   if (!dimText || !(SUPPORTED_SET_TYPES as readonly string[]).includes(spec.type)) {
-    return { error: `ipset type '${spec.type}' is not supported; use one of ${SUPPORTED_SET_TYPES.join(', ')}` };
+    return {
+      error: `ipset type '${spec.type}' is not supported; use one of ${SUPPORTED_SET_TYPES.join(', ')}`,
+    };
   }
   const dims = dimText.split(',') as Dim[];
   const entries: Entry[] = [];
   for (const raw of spec.entries) {
     const fields = raw.trim().split(',');
-    if (fields.length !== dims.length) return { error: `entry '${raw}' of set ${spec.name} needs ${dims.length} parts (${spec.type})` };
+    if (fields.length !== dims.length)
+      return {
+        error: `entry '${raw}' of set ${spec.name} needs ${dims.length} parts (${spec.type})`,
+      };
     const parts: Entry['parts'][number][] = [];
     for (let i = 0; i < dims.length; i++) {
       const f = fields[i] as string;
@@ -66,7 +75,11 @@ export function compileIpset(spec: IpsetSpec): CompiledSet | { error: string } {
 }
 
 /** `--match-set NAME src,dst`: each flag says which packet field feeds the next dimension. */
-export function ipsetMatch(set: CompiledSet, flags: readonly ('src' | 'dst')[], key: IpsetKey): boolean {
+export function ipsetMatch(
+  set: CompiledSet,
+  flags: readonly ('src' | 'dst')[],
+  key: IpsetKey,
+): boolean {
   const values = set.dims.map((d, i) => {
     const which = flags[i] ?? flags[flags.length - 1] ?? 'src';
     if (d === 'port') return { port: key.port(which), proto: key.proto };
@@ -76,7 +89,8 @@ export function ipsetMatch(set: CompiledSet, flags: readonly ('src' | 'dst')[], 
     e.parts.every((p, i) => {
       const v = values[i];
       if (!v) return false;
-      if (p.kind === 'port') return 'port' in v && v.proto === p.proto && v.port >= p.lo && v.port <= p.hi;
+      if (p.kind === 'port')
+        return 'port' in v && v.proto === p.proto && v.port >= p.lo && v.port <= p.hi;
       if (!('ip' in v) || v.ip === null) return false;
       return p.kind === 'ip' ? p.n === v.ip : cidrContainsNum(p.c, v.ip);
     }),

@@ -8,7 +8,15 @@ import { tupleOf, type CtInfo } from './conntrack.ts';
 import { isLocalAddr, type HostSpec } from './host.ts';
 import { isLoopback } from './ip.ts';
 import { ICMP_DEST_UNREACH, RST_ACK, SYN_ACK, type Packet } from './packet.ts';
-import { buildHost, cloneHostState, newHostState, type ClientSocket, type HostProblem, type HostRuntime, type HostState } from './runtime.ts';
+import {
+  buildHost,
+  cloneHostState,
+  newHostState,
+  type ClientSocket,
+  type HostProblem,
+  type HostRuntime,
+  type HostState,
+} from './runtime.ts';
 import { output, receive, type StackEnv, type StackResult } from './stack.ts';
 import { Tracer, type TraceEvent } from './trace.ts';
 
@@ -29,12 +37,16 @@ export interface Network {
   readonly arpOwners: Readonly<Record<string, string>>;
 }
 
-export function buildNetwork(spec: NetworkSpec): { network: Network | null; problems: HostProblem[] } {
+export function buildNetwork(spec: NetworkSpec): {
+  network: Network | null;
+  problems: HostProblem[];
+} {
   const problems: HostProblem[] = [];
   const hosts = new Map<string, HostRuntime>();
   const segments = new Map<string, Attachment[]>();
   for (const hs of spec.hosts) {
-    if (hosts.has(hs.name)) problems.push({ host: hs.name, field: 'name', message: `two hosts are named ${hs.name}` });
+    if (hosts.has(hs.name))
+      problems.push({ host: hs.name, field: 'name', message: `two hosts are named ${hs.name}` });
     const { host, problems: p } = buildHost(hs);
     problems.push(...p);
     if (!host) continue;
@@ -47,7 +59,8 @@ export function buildNetwork(spec: NetworkSpec): { network: Network | null; prob
     }
   }
   for (const [ip, owner] of Object.entries(spec.arpOwners ?? {})) {
-    if (!hosts.has(owner)) problems.push({ host: owner, field: `arpOwners.${ip}`, message: `no host named ${owner}` });
+    if (!hosts.has(owner))
+      problems.push({ host: owner, field: `arpOwners.${ip}`, message: `no host named ${owner}` });
   }
   if (problems.length) return { network: null, problems };
   return { network: { hosts, segments, arpOwners: spec.arpOwners ?? {} }, problems };
@@ -65,7 +78,11 @@ export function newNetworkState(): NetworkState {
 }
 
 export function cloneNetworkState(s: NetworkState): NetworkState {
-  return { hosts: new Map([...s.hosts].map(([k, v]) => [k, cloneHostState(v)])), now: s.now, nextProbe: s.nextProbe };
+  return {
+    hosts: new Map([...s.hosts].map(([k, v]) => [k, cloneHostState(v)])),
+    now: s.now,
+    nextProbe: s.nextProbe,
+  };
 }
 
 function hostState(s: NetworkState, name: string): HostState {
@@ -99,9 +116,20 @@ export type Outcome =
       readonly dstSeen: string;
       readonly dstPortSeen: number;
     }
-  | { readonly kind: 'forwarded'; readonly host: string; readonly iface: string; readonly nextHop: string; readonly packet: Packet }
+  | {
+      readonly kind: 'forwarded';
+      readonly host: string;
+      readonly iface: string;
+      readonly nextHop: string;
+      readonly packet: Packet;
+    }
   | { readonly kind: 'dropped'; readonly host: string; readonly reason: string }
-  | { readonly kind: 'unsupported'; readonly host: string; readonly what: string; readonly line: number };
+  | {
+      readonly kind: 'unsupported';
+      readonly host: string;
+      readonly what: string;
+      readonly line: number;
+    };
 
 /** A connection attempt from a process on a host, or a packet injected on a host's interface. */
 export type ProbeSpec =
@@ -140,7 +168,12 @@ export interface RunResult {
 const MAX_STEPS = 256;
 
 /** Runs one probe to its end. Mutates `state` (conntrack entries, affinity lists). */
-export function runProbe(net: Network, state: NetworkState, probe: ProbeSpec, chooser: Chooser): RunResult {
+export function runProbe(
+  net: Network,
+  state: NetworkState,
+  probe: ProbeSpec,
+  chooser: Chooser,
+): RunResult {
   const tracer = new Tracer();
   const probeId = state.nextProbe++;
   tracer.trackId = probeId;
@@ -149,11 +182,21 @@ export function runProbe(net: Network, state: NetworkState, probe: ProbeSpec, ch
   let lastDrop: { host: string; reason: string } | null = null;
   let packetCounter = 0;
   const queue: QueueItem[] = [];
-  const enqueue = (item: Omit<QueueItem, 'packetId'>, packetId?: number) => queue.push({ ...item, packetId: packetId ?? ++packetCounter });
+  const enqueue = (item: Omit<QueueItem, 'packetId'>, packetId?: number) =>
+    queue.push({ ...item, packetId: packetId ?? ++packetCounter });
 
   if (probe.kind === 'connect') {
     const src = net.hosts.get(probe.from);
-    if (!src) return { outcome: { kind: 'unsupported', host: probe.from, what: `no host named ${probe.from}`, line: 0 }, events: [] };
+    if (!src)
+      return {
+        outcome: {
+          kind: 'unsupported',
+          host: probe.from,
+          what: `no host named ${probe.from}`,
+          line: 0,
+        },
+        events: [],
+      };
     const hs = hostState(state, probe.from);
     const sport = probe.sport ?? hs.nextPort++;
     const pkt: Packet = {
@@ -164,17 +207,44 @@ export function runProbe(net: Network, state: NetworkState, probe: ProbeSpec, ch
       dport: probe.proto === 'icmp' ? sport : probe.dport,
       mark: 0,
       ttl: 64,
-      ...(probe.proto === 'tcp' ? { flags: { syn: true, ack: false, rst: false, fin: false, psh: false, urg: false } } : {}),
+      ...(probe.proto === 'tcp'
+        ? { flags: { syn: true, ack: false, rst: false, fin: false, psh: false, urg: false } }
+        : {}),
       ...(probe.proto === 'icmp' ? { icmpType: 8, icmpCode: 0 } : {}),
     };
     const process = probe.process ?? 'client';
     tracer.host = probe.from;
     tracer.packetId = 1;
-    tracer.emit({ type: 'send', packet: pkt, process, reason: 'probe', explain: { key: 'send.probe', params: { process, dst: probe.dst, dport: probe.dport, proto: probe.proto } } });
+    tracer.emit({
+      type: 'send',
+      packet: pkt,
+      process,
+      reason: 'probe',
+      explain: {
+        key: 'send.probe',
+        params: { process, dst: probe.dst, dport: probe.dport, proto: probe.proto },
+      },
+    });
     enqueue({ host: probe.from, op: 'out', pkt, iface: null, ct: null, process });
   } else {
-    if (!net.hosts.get(probe.host)) return { outcome: { kind: 'unsupported', host: probe.host, what: `no host named ${probe.host}`, line: 0 }, events: [] };
-    enqueue({ host: probe.host, op: 'in', pkt: probe.packet, iface: probe.iface, ct: null, process: '' });
+    if (!net.hosts.get(probe.host))
+      return {
+        outcome: {
+          kind: 'unsupported',
+          host: probe.host,
+          what: `no host named ${probe.host}`,
+          line: 0,
+        },
+        events: [],
+      };
+    enqueue({
+      host: probe.host,
+      op: 'in',
+      pkt: probe.packet,
+      iface: probe.iface,
+      ct: null,
+      process: '',
+    });
   }
 
   const setOutcome = (o: Outcome) => {
@@ -188,7 +258,13 @@ export function runProbe(net: Network, state: NetworkState, probe: ProbeSpec, ch
     const hs = hostState(state, item.host);
     tracer.host = item.host;
     tracer.packetId = item.packetId;
-    const env: StackEnv = { tracer, host: runtime, state: hs, now: state.now, pick: (w, l, r) => chooser.pick(w, l, r) };
+    const env: StackEnv = {
+      tracer,
+      host: runtime,
+      state: hs,
+      now: state.now,
+      pick: (w, l, r) => chooser.pick(w, l, r),
+    };
     let pkt = item.pkt;
     let res: StackResult;
     if (item.op === 'out') {
@@ -196,7 +272,13 @@ export function runProbe(net: Network, state: NetworkState, probe: ProbeSpec, ch
       if (res.kind !== 'unreachable') {
         const srcFixed = res.pkt;
         // The socket learns its source address from the first routing decision.
-        if (probe.kind === 'connect' && isFirst(item) && pkt.src === '') registerClient(hs, { ...pkt, src: firstSource(tracer, item.packetId) ?? srcFixed.src }, probe, probeId);
+        if (probe.kind === 'connect' && isFirst(item) && pkt.src === '')
+          registerClient(
+            hs,
+            { ...pkt, src: firstSource(tracer, item.packetId) ?? srcFixed.src },
+            probe,
+            probeId,
+          );
       } else if (probe.kind === 'connect' && isFirst(item)) {
         setOutcome({ kind: 'unreachable', reason: res.reason, host: item.host });
       }
@@ -208,45 +290,144 @@ export function runProbe(net: Network, state: NetworkState, probe: ProbeSpec, ch
       case 'transmit': {
         const hop = resolveNextHop(net, item.host, res.outIf, res.nextHop);
         if (hop === 'no-segment') {
-          tracer.emit({ type: 'drop', packet: pkt, reason: 'left-network', explain: { key: 'wire.left', params: { iface: res.outIf, nextHop: res.nextHop } } });
-          if (isFirst(item)) setOutcome({ kind: 'forwarded', host: item.host, iface: res.outIf, nextHop: res.nextHop, packet: pkt });
+          tracer.emit({
+            type: 'drop',
+            packet: pkt,
+            reason: 'left-network',
+            explain: { key: 'wire.left', params: { iface: res.outIf, nextHop: res.nextHop } },
+          });
+          if (isFirst(item))
+            setOutcome({
+              kind: 'forwarded',
+              host: item.host,
+              iface: res.outIf,
+              nextHop: res.nextHop,
+              packet: pkt,
+            });
           break;
         }
         if (hop === null) {
-          tracer.emit({ type: 'drop', packet: pkt, reason: 'arp-failed', explain: { key: 'wire.arp-failed', params: { nextHop: res.nextHop, iface: res.outIf } } });
-          lastDrop = { host: item.host, reason: `nobody answers ARP for ${res.nextHop} on ${res.outIf}` };
-          if (item.op === 'out' && probe.kind === 'connect' && isFirst(item)) setOutcome({ kind: 'unreachable', reason: `no host answers ARP for ${res.nextHop}`, host: item.host });
+          tracer.emit({
+            type: 'drop',
+            packet: pkt,
+            reason: 'arp-failed',
+            explain: { key: 'wire.arp-failed', params: { nextHop: res.nextHop, iface: res.outIf } },
+          });
+          lastDrop = {
+            host: item.host,
+            reason: `nobody answers ARP for ${res.nextHop} on ${res.outIf}`,
+          };
+          if (item.op === 'out' && probe.kind === 'connect' && isFirst(item))
+            setOutcome({
+              kind: 'unreachable',
+              reason: `no host answers ARP for ${res.nextHop}`,
+              host: item.host,
+            });
           else sendIcmpError(tracer, enqueue, item, pkt, 1);
           break;
         }
         const segment = runtime.config.ifaces.get(res.outIf)?.segment ?? '';
-        tracer.emit({ type: 'wire', packet: pkt, fromIf: res.outIf, toHost: hop.host, toIf: hop.iface, segment, nextHop: res.nextHop, explain: { key: 'wire.send', params: { from: item.host, to: hop.host, iface: hop.iface, segment } } });
-        enqueue({ host: hop.host, op: 'in', pkt: { ...pkt, mark: 0 }, iface: hop.iface, ct: null, process: '' }, item.packetId);
+        tracer.emit({
+          type: 'wire',
+          packet: pkt,
+          fromIf: res.outIf,
+          toHost: hop.host,
+          toIf: hop.iface,
+          segment,
+          nextHop: res.nextHop,
+          explain: {
+            key: 'wire.send',
+            params: { from: item.host, to: hop.host, iface: hop.iface, segment },
+          },
+        });
+        enqueue(
+          {
+            host: hop.host,
+            op: 'in',
+            pkt: { ...pkt, mark: 0 },
+            iface: hop.iface,
+            ct: null,
+            process: '',
+          },
+          item.packetId,
+        );
         break;
       }
       case 'loopback':
-        enqueue({ host: item.host, op: 'in', pkt, iface: 'lo', ct: res.ct, process: '' }, item.packetId);
+        enqueue(
+          { host: item.host, op: 'in', pkt, iface: 'lo', ct: res.ct, process: '' },
+          item.packetId,
+        );
         break;
       case 'dropped':
-        tracer.emit({ type: 'drop', packet: pkt, reason: res.reason, explain: { key: 'drop', params: { reason: res.reason } } });
+        tracer.emit({
+          type: 'drop',
+          packet: pkt,
+          reason: res.reason,
+          explain: { key: 'drop', params: { reason: res.reason } },
+        });
         lastDrop = { host: item.host, reason: res.reason };
-        if (probe.kind === 'inject' && isFirst(item)) setOutcome({ kind: 'dropped', host: item.host, reason: res.reason });
+        if (probe.kind === 'inject' && isFirst(item))
+          setOutcome({ kind: 'dropped', host: item.host, reason: res.reason });
         break;
       case 'rejected': {
         lastDrop = { host: item.host, reason: `rejected (${res.with})` };
-        if (probe.kind === 'inject' && isFirst(item)) setOutcome({ kind: 'refused', via: res.with, from: item.host, host: item.host });
+        if (probe.kind === 'inject' && isFirst(item))
+          setOutcome({ kind: 'refused', via: res.with, from: item.host, host: item.host });
         if (res.with === 'tcp-reset') {
-          const rst: Packet = { proto: 'tcp', src: pkt.dst, dst: pkt.src, sport: pkt.dport, dport: pkt.sport, flags: RST_ACK, mark: 0, ttl: 64 };
-          tracer.emit({ type: 'send', packet: rst, process: 'kernel', reason: 'reset', explain: { key: 'send.reject-rst' } });
-          enqueue({ host: item.host, op: 'out', pkt: rst, iface: null, ct: null, process: 'kernel' });
+          const rst: Packet = {
+            proto: 'tcp',
+            src: pkt.dst,
+            dst: pkt.src,
+            sport: pkt.dport,
+            dport: pkt.sport,
+            flags: RST_ACK,
+            mark: 0,
+            ttl: 64,
+          };
+          tracer.emit({
+            type: 'send',
+            packet: rst,
+            process: 'kernel',
+            reason: 'reset',
+            explain: { key: 'send.reject-rst' },
+          });
+          enqueue({
+            host: item.host,
+            op: 'out',
+            pkt: rst,
+            iface: null,
+            ct: null,
+            process: 'kernel',
+          });
         } else {
-          const code = { 'icmp-net-unreachable': 0, 'icmp-host-unreachable': 1, 'icmp-proto-unreachable': 2, 'icmp-port-unreachable': 3, 'icmp-net-prohibited': 9, 'icmp-host-prohibited': 10, 'icmp-admin-prohibited': 13 }[res.with];
-          sendIcmpError(tracer, enqueue, item, pkt, code, isLocalAddr(runtime.config, pkt.dst) ? pkt.dst : '');
+          const code = {
+            'icmp-net-unreachable': 0,
+            'icmp-host-unreachable': 1,
+            'icmp-proto-unreachable': 2,
+            'icmp-port-unreachable': 3,
+            'icmp-net-prohibited': 9,
+            'icmp-host-prohibited': 10,
+            'icmp-admin-prohibited': 13,
+          }[res.with];
+          sendIcmpError(
+            tracer,
+            enqueue,
+            item,
+            pkt,
+            code,
+            isLocalAddr(runtime.config, pkt.dst) ? pkt.dst : '',
+          );
         }
         break;
       }
       case 'unreachable':
-        tracer.emit({ type: 'drop', packet: pkt, reason: res.reason, explain: { key: 'drop.unreachable', params: { reason: res.reason } } });
+        tracer.emit({
+          type: 'drop',
+          packet: pkt,
+          reason: res.reason,
+          explain: { key: 'drop.unreachable', params: { reason: res.reason } },
+        });
         lastDrop = { host: item.host, reason: res.reason };
         if (!res.local) sendIcmpError(tracer, enqueue, item, pkt, res.code);
         break;
@@ -255,12 +436,28 @@ export function runProbe(net: Network, state: NetworkState, probe: ProbeSpec, ch
         queue.length = 0;
         break;
       case 'local':
-        socketLayer(item, res.pkt, runtime, hs, tracer, enqueue, setOutcome, probe.kind === 'inject' && isFirst(item));
+        socketLayer(
+          item,
+          res.pkt,
+          runtime,
+          hs,
+          tracer,
+          enqueue,
+          setOutcome,
+          probe.kind === 'inject' && isFirst(item),
+        );
         break;
     }
   }
   if (!outcome) {
-    outcome = probe.kind === 'inject' ? { kind: 'dropped', host: lastDrop?.host ?? '', reason: lastDrop?.reason ?? 'no answer' } : { kind: 'timeout', reason: lastDrop?.reason ?? 'no answer came back', host: lastDrop?.host ?? null };
+    outcome =
+      probe.kind === 'inject'
+        ? { kind: 'dropped', host: lastDrop?.host ?? '', reason: lastDrop?.reason ?? 'no answer' }
+        : {
+            kind: 'timeout',
+            reason: lastDrop?.reason ?? 'no answer came back',
+            host: lastDrop?.host ?? null,
+          };
   }
   return { outcome, events: tracer.events };
 }
@@ -270,24 +467,68 @@ function firstSource(tracer: Tracer, packetId: number): string | null {
   return ev ? ev.packet.src : null;
 }
 
-function registerClient(hs: HostState, pkt: Packet, probe: Extract<ProbeSpec, { kind: 'connect' }>, probeId: number): void {
-  const sock: ClientSocket = { proto: probe.proto, local: pkt.src, localPort: pkt.sport, remote: probe.dst, remotePort: pkt.dport, process: probe.process ?? 'client', probeId };
+function registerClient(
+  hs: HostState,
+  pkt: Packet,
+  probe: Extract<ProbeSpec, { kind: 'connect' }>,
+  probeId: number,
+): void {
+  const sock: ClientSocket = {
+    proto: probe.proto,
+    local: pkt.src,
+    localPort: pkt.sport,
+    remote: probe.dst,
+    remotePort: pkt.dport,
+    process: probe.process ?? 'client',
+    probeId,
+  };
   hs.clients.push(sock);
 }
 
-function sendIcmpError(tracer: Tracer, enqueue: (i: Omit<QueueItem, 'packetId'>) => void, item: QueueItem, about: Packet, code: number, src = ''): void {
+function sendIcmpError(
+  tracer: Tracer,
+  enqueue: (i: Omit<QueueItem, 'packetId'>) => void,
+  item: QueueItem,
+  about: Packet,
+  code: number,
+  src = '',
+): void {
   if (about.proto === 'icmp' && about.icmpType === ICMP_DEST_UNREACH) return; // never an error about an error
-  const err: Packet = { proto: 'icmp', src, dst: about.src, sport: 0, dport: 0, icmpType: ICMP_DEST_UNREACH, icmpCode: code, inner: tupleOf(about), mark: 0, ttl: 64 };
-  tracer.emit({ type: 'send', packet: err, process: 'kernel', reason: 'icmp-error', explain: { key: 'send.icmp-error', params: { code } } });
+  const err: Packet = {
+    proto: 'icmp',
+    src,
+    dst: about.src,
+    sport: 0,
+    dport: 0,
+    icmpType: ICMP_DEST_UNREACH,
+    icmpCode: code,
+    inner: tupleOf(about),
+    mark: 0,
+    ttl: 64,
+  };
+  tracer.emit({
+    type: 'send',
+    packet: err,
+    process: 'kernel',
+    reason: 'icmp-error',
+    explain: { key: 'send.icmp-error', params: { code } },
+  });
   enqueue({ host: item.host, op: 'out', pkt: err, iface: null, ct: null, process: 'kernel' });
 }
 
 /** ARP / point-to-point: which host and interface receive a frame sent to `nextHop` out of `outIf`. */
-export function resolveNextHop(net: Network, from: string, outIf: string, nextHop: string): Attachment | null | 'no-segment' {
+export function resolveNextHop(
+  net: Network,
+  from: string,
+  outIf: string,
+  nextHop: string,
+): Attachment | null | 'no-segment' {
   const h = net.hosts.get(from);
   const seg = h?.config.ifaces.get(outIf)?.segment;
   if (!seg) return 'no-segment';
-  const members = (net.segments.get(seg) ?? []).filter((m) => !(m.host === from && m.iface === outIf));
+  const members = (net.segments.get(seg) ?? []).filter(
+    (m) => !(m.host === from && m.iface === outIf),
+  );
   if (members.length === 0) return 'no-segment';
   const owner = net.arpOwners[nextHop];
   if (owner) {
@@ -320,17 +561,49 @@ function socketLayer(
 ): void {
   const cfg = runtime.config;
   const client = hs.clients.find(
-    (c) => c.proto === pkt.proto && c.local === pkt.dst && c.localPort === pkt.dport && c.remote === pkt.src && c.remotePort === pkt.sport,
+    (c) =>
+      c.proto === pkt.proto &&
+      c.local === pkt.dst &&
+      c.localPort === pkt.dport &&
+      c.remote === pkt.src &&
+      c.remotePort === pkt.sport,
   );
-  const emitSocket = (result: 'delivered' | 'no-listener' | 'connected' | 'no-connection', process: string | null, bind: string | null, key: string, params: Record<string, string | number> = {}) =>
-    tracer.emit({ type: 'socket', packet: pkt, result, process, bind, explain: { key, params: { dst: pkt.dst, dport: pkt.dport, src: pkt.src, ...(process ? { process } : {}), ...(bind ? { bind } : {}), ...params } } });
+  const emitSocket = (
+    result: 'delivered' | 'no-listener' | 'connected' | 'no-connection',
+    process: string | null,
+    bind: string | null,
+    key: string,
+    params: Record<string, string | number> = {},
+  ) =>
+    tracer.emit({
+      type: 'socket',
+      packet: pkt,
+      result,
+      process,
+      bind,
+      explain: {
+        key,
+        params: {
+          dst: pkt.dst,
+          dport: pkt.dport,
+          src: pkt.src,
+          ...(process ? { process } : {}),
+          ...(bind ? { bind } : {}),
+          ...params,
+        },
+      },
+    });
 
   // ICMP errors and resets go to the client socket they are about.
   if (pkt.proto === 'icmp' && pkt.icmpType === ICMP_DEST_UNREACH && pkt.inner) {
     const inner = pkt.inner;
-    const owner = hs.clients.find((c) => c.proto === inner.proto && c.local === inner.src && c.localPort === inner.sport);
+    const owner = hs.clients.find(
+      (c) => c.proto === inner.proto && c.local === inner.src && c.localPort === inner.sport,
+    );
     if (owner) {
-      emitSocket('connected', owner.process, null, 'socket.icmp-error', { code: pkt.icmpCode ?? 0 });
+      emitSocket('connected', owner.process, null, 'socket.icmp-error', {
+        code: pkt.icmpCode ?? 0,
+      });
       const via = `icmp-${pkt.icmpCode === 3 ? 'port-unreachable' : pkt.icmpCode === 1 ? 'host-unreachable' : pkt.icmpCode === 0 ? 'net-unreachable' : pkt.icmpCode === 13 ? 'admin-prohibited' : `code-${pkt.icmpCode}`}`;
       setOutcome({ kind: 'refused', via, from: pkt.src, host: item.host });
     }
@@ -345,7 +618,9 @@ function socketLayer(
   }
   if (client) {
     emitSocket('connected', client.process, null, 'socket.answer', { payload: pkt.payload ?? '' });
-    const delivered = tracer.events.find((e) => e.type === 'socket' && e.result === 'delivered' && e.trackId === tracer.trackId);
+    const delivered = tracer.events.find(
+      (e) => e.type === 'socket' && e.result === 'delivered' && e.trackId === tracer.trackId,
+    );
     const served = delivered?.type === 'socket' ? delivered : null;
     setOutcome({
       kind: 'answered',
@@ -362,19 +637,57 @@ function socketLayer(
   if (pkt.proto === 'icmp') {
     if (pkt.icmpType === 8) {
       emitSocket('delivered', 'kernel', null, 'socket.echo');
-      const reply: Packet = { ...pkt, src: pkt.dst, dst: pkt.src, icmpType: 0, mark: 0, ttl: 64, payload: `echo-reply from ${cfg.name}` };
+      const reply: Packet = {
+        ...pkt,
+        src: pkt.dst,
+        dst: pkt.src,
+        icmpType: 0,
+        mark: 0,
+        ttl: 64,
+        payload: `echo-reply from ${cfg.name}`,
+      };
       enqueue({ host: item.host, op: 'out', pkt: reply, iface: null, ct: null, process: 'kernel' });
-      if (injectedFirst) setOutcome({ kind: 'delivered', host: item.host, process: 'kernel', srcSeen: pkt.src, srcPortSeen: 0, dstSeen: pkt.dst, dstPortSeen: 0 });
+      if (injectedFirst)
+        setOutcome({
+          kind: 'delivered',
+          host: item.host,
+          process: 'kernel',
+          srcSeen: pkt.src,
+          srcPortSeen: 0,
+          dstSeen: pkt.dst,
+          dstPortSeen: 0,
+        });
     }
     return;
   }
   const isSyn = pkt.proto !== 'tcp' || (pkt.flags?.syn === true && !pkt.flags.ack);
   const listener =
-    cfg.listeners.find((l) => l.proto === pkt.proto && l.port === pkt.dport && l.address === pkt.dst) ??
-    cfg.listeners.find((l) => l.proto === pkt.proto && l.port === pkt.dport && (l.address === '0.0.0.0' || l.address === '::'));
+    cfg.listeners.find(
+      (l) => l.proto === pkt.proto && l.port === pkt.dport && l.address === pkt.dst,
+    ) ??
+    cfg.listeners.find(
+      (l) =>
+        l.proto === pkt.proto &&
+        l.port === pkt.dport &&
+        (l.address === '0.0.0.0' || l.address === '::'),
+    );
   if (listener && isSyn) {
-    emitSocket('delivered', listener.process, `${listener.address}:${listener.port}`, 'socket.delivered');
-    if (injectedFirst) setOutcome({ kind: 'delivered', host: item.host, process: listener.process, srcSeen: pkt.src, srcPortSeen: pkt.sport, dstSeen: pkt.dst, dstPortSeen: pkt.dport });
+    emitSocket(
+      'delivered',
+      listener.process,
+      `${listener.address}:${listener.port}`,
+      'socket.delivered',
+    );
+    if (injectedFirst)
+      setOutcome({
+        kind: 'delivered',
+        host: item.host,
+        process: listener.process,
+        srcSeen: pkt.src,
+        srcPortSeen: pkt.sport,
+        dstSeen: pkt.dst,
+        dstPortSeen: pkt.dport,
+      });
     const reply: Packet = {
       proto: pkt.proto,
       src: pkt.dst,
@@ -386,19 +699,54 @@ function socketLayer(
       payload: listener.reply,
       ...(pkt.proto === 'tcp' ? { flags: SYN_ACK } : {}),
     };
-    tracer.emit({ type: 'send', packet: reply, process: listener.process, reason: 'reply', explain: { key: 'send.reply', params: { process: listener.process } } });
-    enqueue({ host: item.host, op: 'out', pkt: reply, iface: null, ct: null, process: listener.process });
+    tracer.emit({
+      type: 'send',
+      packet: reply,
+      process: listener.process,
+      reason: 'reply',
+      explain: { key: 'send.reply', params: { process: listener.process } },
+    });
+    enqueue({
+      host: item.host,
+      op: 'out',
+      pkt: reply,
+      iface: null,
+      ct: null,
+      process: listener.process,
+    });
     return;
   }
   if (pkt.proto === 'tcp') {
-    emitSocket(isSyn ? 'no-listener' : 'no-connection', null, null, isSyn ? 'socket.no-listener' : 'socket.no-connection');
-    if (injectedFirst) setOutcome({ kind: 'refused', via: 'tcp-reset', from: item.host, host: item.host });
-    const rst: Packet = { proto: 'tcp', src: pkt.dst, dst: pkt.src, sport: pkt.dport, dport: pkt.sport, flags: RST_ACK, mark: 0, ttl: 64 };
-    tracer.emit({ type: 'send', packet: rst, process: 'kernel', reason: 'reset', explain: { key: isSyn ? 'send.rst-no-listener' : 'send.rst-no-connection' } });
+    emitSocket(
+      isSyn ? 'no-listener' : 'no-connection',
+      null,
+      null,
+      isSyn ? 'socket.no-listener' : 'socket.no-connection',
+    );
+    if (injectedFirst)
+      setOutcome({ kind: 'refused', via: 'tcp-reset', from: item.host, host: item.host });
+    const rst: Packet = {
+      proto: 'tcp',
+      src: pkt.dst,
+      dst: pkt.src,
+      sport: pkt.dport,
+      dport: pkt.sport,
+      flags: RST_ACK,
+      mark: 0,
+      ttl: 64,
+    };
+    tracer.emit({
+      type: 'send',
+      packet: rst,
+      process: 'kernel',
+      reason: 'reset',
+      explain: { key: isSyn ? 'send.rst-no-listener' : 'send.rst-no-connection' },
+    });
     enqueue({ host: item.host, op: 'out', pkt: rst, iface: null, ct: null, process: 'kernel' });
     return;
   }
   emitSocket('no-listener', null, null, 'socket.no-listener-udp');
-  if (injectedFirst) setOutcome({ kind: 'refused', via: 'icmp-port-unreachable', from: item.host, host: item.host });
+  if (injectedFirst)
+    setOutcome({ kind: 'refused', via: 'icmp-port-unreachable', from: item.host, host: item.host });
   sendIcmpError(tracer, enqueue, item, pkt, 3, pkt.dst);
 }

@@ -39,7 +39,14 @@ export interface Packet {
   readonly payload?: string;
 }
 
-export const NO_FLAGS: TcpFlags = { syn: false, ack: false, rst: false, fin: false, psh: false, urg: false };
+export const NO_FLAGS: TcpFlags = {
+  syn: false,
+  ack: false,
+  rst: false,
+  fin: false,
+  psh: false,
+  urg: false,
+};
 export const SYN: TcpFlags = { ...NO_FLAGS, syn: true };
 export const SYN_ACK: TcpFlags = { ...NO_FLAGS, syn: true, ack: true };
 export const ACK: TcpFlags = { ...NO_FLAGS, ack: true };

@@ -23,15 +23,25 @@ export interface HostProblem {
 }
 
 /** Builds a runtime, or reports every problem found (rules are fully validated). */
-export function buildHost(spec: HostSpec, ruleset?: Ruleset): { host: HostRuntime | null; problems: HostProblem[] } {
+export function buildHost(
+  spec: HostSpec,
+  ruleset?: Ruleset,
+): { host: HostRuntime | null; problems: HostProblem[] } {
   const problems: HostProblem[] = [];
   const { config, problems: cfgProblems } = buildHostConfig(spec);
-  for (const p of cfgProblems) problems.push({ host: spec.name, field: p.field, message: p.message });
+  for (const p of cfgProblems)
+    problems.push({ host: spec.name, field: p.field, message: p.message });
   let rs: Ruleset | null = ruleset ?? null;
   if (!rs && spec.rules && spec.rules.trim() !== '') {
     const parsed = parseRuleset(spec.rules);
     for (const d of parsed.diagnostics) {
-      if (d.severity === 'error') problems.push({ host: spec.name, field: 'rules', message: `line ${d.line}, column ${d.column}: ${d.message}`, diagnostic: d });
+      if (d.severity === 'error')
+        problems.push({
+          host: spec.name,
+          field: 'rules',
+          message: `line ${d.line}, column ${d.column}: ${d.message}`,
+          diagnostic: d,
+        });
     }
     rs = parsed.ruleset;
   }
@@ -69,5 +79,10 @@ export function newHostState(): HostState {
 }
 
 export function cloneHostState(s: HostState): HostState {
-  return { conntrack: cloneConntrack(s.conntrack), rules: cloneRuleState(s.rules), clients: [...s.clients], nextPort: s.nextPort };
+  return {
+    conntrack: cloneConntrack(s.conntrack),
+    rules: cloneRuleState(s.rules),
+    clients: [...s.clients],
+    nextPort: s.nextPort,
+  };
 }

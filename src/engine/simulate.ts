@@ -1,6 +1,14 @@
 /** Public entry points: run a probe once (seeded), or enumerate every outcome with its probability. */
 import { randomChooser, scriptedChooser, type Choice } from './choice.ts';
-import { cloneNetworkState, newNetworkState, runProbe, type Network, type NetworkState, type Outcome, type ProbeSpec } from './network.ts';
+import {
+  cloneNetworkState,
+  newNetworkState,
+  runProbe,
+  type Network,
+  type NetworkState,
+  type Outcome,
+  type ProbeSpec,
+} from './network.ts';
 import type { TraceEvent } from './trace.ts';
 
 export interface Simulation {
@@ -20,7 +28,11 @@ export interface SimulateOptions {
 }
 
 /** Runs one probe, deciding random branches from the seed. */
-export function simulate(net: Network, probe: ProbeSpec, options: SimulateOptions = {}): Simulation {
+export function simulate(
+  net: Network,
+  probe: ProbeSpec,
+  options: SimulateOptions = {},
+): Simulation {
   const chooser = randomChooser(options.seed ?? 1);
   const state = options.state ?? newNetworkState();
   const r = runProbe(net, state, probe, chooser);
@@ -38,7 +50,11 @@ export interface Enumeration {
  * Follows every branch: each returned run has the probability of its choices, and together they
  * sum to 1 (e.g. three endpoints at 1/3 each). `state` is not modified.
  */
-export function enumerateOutcomes(net: Network, probe: ProbeSpec, options: { state?: NetworkState; limit?: number } = {}): Enumeration {
+export function enumerateOutcomes(
+  net: Network,
+  probe: ProbeSpec,
+  options: { state?: NetworkState; limit?: number } = {},
+): Enumeration {
   const limit = options.limit ?? 512;
   const base = options.state ?? newNetworkState();
   const pending: number[][] = [[]];

@@ -38,12 +38,34 @@ export interface StackEnv {
 
 export type StackResult =
   | { readonly kind: 'local'; readonly pkt: Packet; readonly inIf: string; readonly ct: CtInfo }
-  | { readonly kind: 'transmit'; readonly pkt: Packet; readonly outIf: string; readonly nextHop: string }
+  | {
+      readonly kind: 'transmit';
+      readonly pkt: Packet;
+      readonly outIf: string;
+      readonly nextHop: string;
+    }
   | { readonly kind: 'loopback'; readonly pkt: Packet; readonly ct: CtInfo }
   | { readonly kind: 'dropped'; readonly reason: string; readonly pkt: Packet }
-  | { readonly kind: 'rejected'; readonly with: RejectWith; readonly pkt: Packet; readonly inIf: string | null; readonly hook: Hook }
-  | { readonly kind: 'unreachable'; readonly code: number; readonly pkt: Packet; readonly reason: string; readonly local: boolean }
-  | { readonly kind: 'unsupported'; readonly what: string; readonly pkt: Packet; readonly line: number };
+  | {
+      readonly kind: 'rejected';
+      readonly with: RejectWith;
+      readonly pkt: Packet;
+      readonly inIf: string | null;
+      readonly hook: Hook;
+    }
+  | {
+      readonly kind: 'unreachable';
+      readonly code: number;
+      readonly pkt: Packet;
+      readonly reason: string;
+      readonly local: boolean;
+    }
+  | {
+      readonly kind: 'unsupported';
+      readonly what: string;
+      readonly pkt: Packet;
+      readonly line: number;
+    };
 
 /** Hosts without netfilter tables have no conntrack at all. */
 const NO_CT: CtInfo = { conn: null, dir: 'original', state: 'UNTRACKED' };
@@ -67,7 +89,12 @@ function chainEnv(env: StackEnv): ChainEnv {
     sets: env.host.sets,
     state: env.state.rules,
     now: env.now,
-    choose: (p, rule) => (p >= 1 ? true : p <= 0 ? false : env.pick([p, 1 - p], `statistic ${rule.chain}#${rule.index}`, rule) === 0),
+    choose: (p, rule) =>
+      p >= 1
+        ? true
+        : p <= 0
+          ? false
+          : env.pick([p, 1 - p], `statistic ${rule.chain}#${rule.index}`, rule) === 0,
     nat: (op, t) => doNat(env, op, t),
     notrack: (t) => {
       t.ct = UNTRACKED;
@@ -76,7 +103,11 @@ function chainEnv(env: StackEnv): ChainEnv {
 }
 
 /** Binds a NAT mapping in conntrack and rewrites the first packet (nf_nat_setup_info). */
-function doNat(env: StackEnv, op: Extract<TargetOp, { kind: 'dnat' | 'snat' | 'masquerade' | 'redirect' }>, t: Traversal): 'ok' | 'drop' {
+function doNat(
+  env: StackEnv,
+  op: Extract<TargetOp, { kind: 'dnat' | 'snat' | 'masquerade' | 'redirect' }>,
+  t: Traversal,
+): 'ok' | 'drop' {
   const conn = t.ct.conn;
   if (!conn) return 'drop';
   const p = t.pkt;
@@ -85,7 +116,9 @@ function doNat(env: StackEnv, op: Extract<TargetOp, { kind: 'dnat' | 'snat' | 'm
     if (op.kind === 'dnat') dst = op.ip ?? p.dst;
     else if (t.hook === 'OUTPUT') dst = '127.0.0.1';
     else {
-      const a = t.inIf ? env.host.config.ifaces.get(t.inIf)?.addrs.find((x) => x.family === 4) : undefined;
+      const a = t.inIf
+        ? env.host.config.ifaces.get(t.inIf)?.addrs.find((x) => x.family === 4)
+        : undefined;
       if (!a) return 'drop';
       dst = a.ip;
     }
@@ -162,11 +195,33 @@ function conntrackIn(env: StackEnv, t: Traversal): void {
   const p = t.pkt;
   if (t.ct.conn) {
     // A looped-back packet keeps the conntrack entry it got on the way out (nf_conntrack_in ignores it).
-    tr.emit({ type: 'conntrack', packet: p, action: 'keep', state: t.ct.state, dir: t.ct.dir, connId: t.ct.conn.id, orig: t.ct.conn.orig, reply: t.ct.conn.reply, before: null, explain: { key: 'ct.keep' } });
+    tr.emit({
+      type: 'conntrack',
+      packet: p,
+      action: 'keep',
+      state: t.ct.state,
+      dir: t.ct.dir,
+      connId: t.ct.conn.id,
+      orig: t.ct.conn.orig,
+      reply: t.ct.conn.reply,
+      before: null,
+      explain: { key: 'ct.keep' },
+    });
     return;
   }
   if (t.ct === UNTRACKED) {
-    tr.emit({ type: 'conntrack', packet: p, action: 'untracked', state: 'UNTRACKED', dir: 'original', connId: null, orig: null, reply: null, before: null, explain: { key: 'ct.untracked' } });
+    tr.emit({
+      type: 'conntrack',
+      packet: p,
+      action: 'untracked',
+      state: 'UNTRACKED',
+      dir: 'original',
+      connId: null,
+      orig: null,
+      reply: null,
+      before: null,
+      explain: { key: 'ct.untracked' },
+    });
     return;
   }
   const table = env.state.conntrack;
@@ -174,7 +229,18 @@ function conntrackIn(env: StackEnv, t: Traversal): void {
     const hit = lookup(table, invert(p.inner));
     if (hit) {
       t.ct = { conn: hit.conn, dir: hit.dir, state: 'RELATED' };
-      tr.emit({ type: 'conntrack', packet: p, action: 'related', state: 'RELATED', dir: hit.dir, connId: hit.conn.id, orig: hit.conn.orig, reply: hit.conn.reply, before: null, explain: { key: 'ct.related' } });
+      tr.emit({
+        type: 'conntrack',
+        packet: p,
+        action: 'related',
+        state: 'RELATED',
+        dir: hit.dir,
+        connId: hit.conn.id,
+        orig: hit.conn.orig,
+        reply: hit.conn.reply,
+        before: null,
+        explain: { key: 'ct.related' },
+      });
       return;
     }
   }
@@ -184,27 +250,71 @@ function conntrackIn(env: StackEnv, t: Traversal): void {
     if (dir === 'reply') conn.seenReply = true;
     const state = dir === 'reply' || conn.seenReply ? 'ESTABLISHED' : 'NEW';
     t.ct = { conn, dir, state };
-    tr.emit({ type: 'conntrack', packet: p, action: 'lookup', state, dir, connId: conn.id, orig: conn.orig, reply: conn.reply, before: null, explain: { key: dir === 'reply' ? 'ct.reply' : 'ct.established', params: { id: conn.id } } });
+    tr.emit({
+      type: 'conntrack',
+      packet: p,
+      action: 'lookup',
+      state,
+      dir,
+      connId: conn.id,
+      orig: conn.orig,
+      reply: conn.reply,
+      before: null,
+      explain: { key: dir === 'reply' ? 'ct.reply' : 'ct.established', params: { id: conn.id } },
+    });
     return;
   }
   if (!canCreate(p)) {
     t.ct = { conn: null, dir: 'original', state: 'INVALID' };
-    tr.emit({ type: 'conntrack', packet: p, action: 'invalid', state: 'INVALID', dir: 'original', connId: null, orig: null, reply: null, before: null, explain: { key: 'ct.invalid' } });
+    tr.emit({
+      type: 'conntrack',
+      packet: p,
+      action: 'invalid',
+      state: 'INVALID',
+      dir: 'original',
+      connId: null,
+      orig: null,
+      reply: null,
+      before: null,
+      explain: { key: 'ct.invalid' },
+    });
     return;
   }
   const conn = newConn(table, tupleOf(p));
   t.ct = { conn, dir: 'original', state: 'NEW' };
-  tr.emit({ type: 'conntrack', packet: p, action: 'new', state: 'NEW', dir: 'original', connId: conn.id, orig: conn.orig, reply: conn.reply, before: null, explain: { key: 'ct.new', params: { id: conn.id } } });
+  tr.emit({
+    type: 'conntrack',
+    packet: p,
+    action: 'new',
+    state: 'NEW',
+    dir: 'original',
+    connId: conn.id,
+    orig: conn.orig,
+    reply: conn.reply,
+    before: null,
+    explain: { key: 'ct.new', params: { id: conn.id } },
+  });
 }
 
 /** The nat table at a hook: chains for a connection's first packet, the recorded binding otherwise. */
-function natHook(env: StackEnv, cenv: ChainEnv, t: Traversal, table: ReturnType<NonNullable<HostRuntime['ruleset']>['tables']['get']>): HookOutcome {
+function natHook(
+  env: StackEnv,
+  cenv: ChainEnv,
+  t: Traversal,
+  table: ReturnType<NonNullable<HostRuntime['ruleset']>['tables']['get']>,
+): HookOutcome {
   const ct = t.ct;
   const conn = ct.conn;
   const tr = env.tracer;
   if (!conn) {
     if (table) {
-      tr.emit({ type: 'nat-skip', packet: t.pkt, hook: t.hook, reason: ct.state === 'INVALID' ? 'invalid' : 'untracked', explain: { key: ct.state === 'INVALID' ? 'nat.skip.invalid' : 'nat.skip.untracked' } });
+      tr.emit({
+        type: 'nat-skip',
+        packet: t.pkt,
+        hook: t.hook,
+        reason: ct.state === 'INVALID' ? 'invalid' : 'untracked',
+        explain: { key: ct.state === 'INVALID' ? 'nat.skip.invalid' : 'nat.skip.untracked' },
+      });
     }
     return { kind: 'accept' };
   }
@@ -222,7 +332,13 @@ function natHook(env: StackEnv, cenv: ChainEnv, t: Traversal, table: ReturnType<
     return { kind: 'accept' };
   }
   if (table) {
-    tr.emit({ type: 'nat-skip', packet: t.pkt, hook: t.hook, reason: 'not-new', explain: { key: 'nat.skip.established' } });
+    tr.emit({
+      type: 'nat-skip',
+      packet: t.pkt,
+      hook: t.hook,
+      reason: 'not-new',
+      explain: { key: 'nat.skip.established' },
+    });
   }
   applyBinding(env, t, dstManip);
   return { kind: 'accept' };
@@ -235,20 +351,41 @@ function applyBinding(env: StackEnv, t: Traversal, dstManip: boolean): void {
   const target = natTarget(conn, t.ct.dir);
   const p = t.pkt;
   let next: Packet = p;
-  if (dstManip && (p.dst !== target.dst || p.dport !== target.dport) && (p.proto !== 'icmp' || !p.inner)) {
+  if (
+    dstManip &&
+    (p.dst !== target.dst || p.dport !== target.dport) &&
+    (p.proto !== 'icmp' || !p.inner)
+  ) {
     next = { ...p, dst: target.dst, dport: target.dport };
-  } else if (!dstManip && (p.src !== target.src || p.sport !== target.sport) && (p.proto !== 'icmp' || !p.inner)) {
+  } else if (
+    !dstManip &&
+    (p.src !== target.src || p.sport !== target.sport) &&
+    (p.proto !== 'icmp' || !p.inner)
+  ) {
     next = { ...p, src: target.src, sport: target.sport };
   } else if (p.proto === 'icmp' && p.inner && t.ct.state === 'RELATED') {
     // ICMP errors: the outer header is translated like a reply, the embedded header back to what its sender sent.
     const inner = t.ct.dir === 'reply' ? conn.orig : conn.reply;
     const outer = dstManip ? { dst: target.dst } : { src: target.src };
-    const changed = (dstManip ? p.dst !== target.dst : p.src !== target.src) || tupleKey(inner) !== tupleKey(p.inner);
+    const changed =
+      (dstManip ? p.dst !== target.dst : p.src !== target.src) ||
+      tupleKey(inner) !== tupleKey(p.inner);
     if (changed && (conn.dstNat || conn.srcNat)) next = { ...p, ...outer, inner };
   }
   if (next !== p) {
     t.pkt = next;
-    env.tracer.emit({ type: 'conntrack', packet: next, action: 'nat', state: t.ct.state, dir: t.ct.dir, connId: conn.id, orig: conn.orig, reply: conn.reply, before: p, explain: { key: dstManip ? 'ct.nat.dst' : 'ct.nat.src', params: { id: conn.id } } });
+    env.tracer.emit({
+      type: 'conntrack',
+      packet: next,
+      action: 'nat',
+      state: t.ct.state,
+      dir: t.ct.dir,
+      connId: conn.id,
+      orig: conn.orig,
+      reply: conn.reply,
+      before: p,
+      explain: { key: dstManip ? 'ct.nat.dst' : 'ct.nat.src', params: { id: conn.id } },
+    });
   }
 }
 
@@ -256,28 +393,96 @@ function confirmConn(env: StackEnv, t: Traversal): void {
   const conn = t.ct.conn;
   if (!conn || conn.confirmed) return;
   confirm(env.state.conntrack, conn);
-  env.tracer.emit({ type: 'conntrack', packet: t.pkt, action: 'confirm', state: t.ct.state, dir: t.ct.dir, connId: conn.id, orig: conn.orig, reply: conn.reply, before: null, explain: { key: 'ct.confirm', params: { id: conn.id } } });
+  env.tracer.emit({
+    type: 'conntrack',
+    packet: t.pkt,
+    action: 'confirm',
+    state: t.ct.state,
+    dir: t.ct.dir,
+    connId: conn.id,
+    orig: conn.orig,
+    reply: conn.reply,
+    before: null,
+    explain: { key: 'ct.confirm', params: { id: conn.id } },
+  });
 }
 
 function verdictResult(v: Exclude<HookOutcome, { kind: 'accept' }>, t: Traversal): StackResult {
-  if (v.kind === 'drop') return { kind: 'dropped', reason: v.rule ? `rule ${v.rule.table}:${v.rule.chain}:${v.rule.index}` : `policy ${t.hook}`, pkt: t.pkt };
-  if (v.kind === 'reject') return { kind: 'rejected', with: v.with, pkt: t.pkt, inIf: t.inIf, hook: t.hook };
+  if (v.kind === 'drop')
+    return {
+      kind: 'dropped',
+      reason: v.rule ? `rule ${v.rule.table}:${v.rule.chain}:${v.rule.index}` : `policy ${t.hook}`,
+      pkt: t.pkt,
+    };
+  if (v.kind === 'reject')
+    return { kind: 'rejected', with: v.with, pkt: t.pkt, inIf: t.inIf, hook: t.hook };
   return { kind: 'unsupported', what: v.what, pkt: t.pkt, line: v.rule.line };
 }
 
-function traversal(pkt: Packet, hook: Hook, inIf: string | null, outIf: string | null, nextHop: string | null, ct: CtInfo): Traversal {
+function traversal(
+  pkt: Packet,
+  hook: Hook,
+  inIf: string | null,
+  outIf: string | null,
+  nextHop: string | null,
+  ct: CtInfo,
+): Traversal {
   return { pkt, hook, inIf, outIf, nextHop, ct };
 }
 
-function routeEvent(env: StackEnv, pkt: Packet, decision: 'local' | 'forward' | 'output' | 'reroute' | 'drop' | 'unreachable', reason: string, dev: string | null, via: string | null, route: Route | null, params: Record<string, string | number> = {}): void {
-  env.tracer.emit({ type: 'route', packet: pkt, decision, reason, dev, via, routeText: route?.text ?? null, explain: { key: `route.${reason}`, params: { dst: pkt.dst, src: pkt.src, ...(dev ? { dev } : {}), ...(via ? { via } : {}), ...params } } });
+function routeEvent(
+  env: StackEnv,
+  pkt: Packet,
+  decision: 'local' | 'forward' | 'output' | 'reroute' | 'drop' | 'unreachable',
+  reason: string,
+  dev: string | null,
+  via: string | null,
+  route: Route | null,
+  params: Record<string, string | number> = {},
+): void {
+  env.tracer.emit({
+    type: 'route',
+    packet: pkt,
+    decision,
+    reason,
+    dev,
+    via,
+    routeText: route?.text ?? null,
+    explain: {
+      key: `route.${reason}`,
+      params: {
+        dst: pkt.dst,
+        src: pkt.src,
+        ...(dev ? { dev } : {}),
+        ...(via ? { via } : {}),
+        ...params,
+      },
+    },
+  });
 }
 
 /** A packet arriving on interface `inIf` (from the wire, or looped back on `lo` with its conntrack entry). */
-export function receive(env: StackEnv, pkt: Packet, inIf: string, looped: CtInfo | null): StackResult {
+export function receive(
+  env: StackEnv,
+  pkt: Packet,
+  inIf: string,
+  looped: CtInfo | null,
+): StackResult {
   const h = env.host.config;
-  env.tracer.emit({ type: 'receive', packet: pkt, iface: inIf, explain: { key: looped ? 'rx.loopback' : 'rx.wire', params: { iface: inIf } } });
-  const pre = traversal(pkt, 'PREROUTING', inIf, null, null, looped ?? (env.host.ruleset ? PENDING : NO_CT));
+  env.tracer.emit({
+    type: 'receive',
+    packet: pkt,
+    iface: inIf,
+    explain: { key: looped ? 'rx.loopback' : 'rx.wire', params: { iface: inIf } },
+  });
+  const pre = traversal(
+    pkt,
+    'PREROUTING',
+    inIf,
+    null,
+    null,
+    looped ?? (env.host.ruleset ? PENDING : NO_CT),
+  );
   const v = runHook(env, pre);
   if (v.kind !== 'accept') return verdictResult(v, pre);
   let p = pre.pkt;
@@ -291,11 +496,19 @@ export function receive(env: StackEnv, pkt: Packet, inIf: string, looped: CtInfo
     }
     if (isLoopback(p.dst) && !h.routeLocalnet(inIf) && inIf !== 'lo') {
       routeEvent(env, p, 'drop', 'martian-destination', inIf, null, null);
-      return { kind: 'dropped', reason: 'martian destination (127.0.0.0/8 without route_localnet)', pkt: p };
+      return {
+        kind: 'dropped',
+        reason: 'martian destination (127.0.0.0/8 without route_localnet)',
+        pkt: p,
+      };
     }
     if (isLoopback(p.src) && !h.routeLocalnet(inIf) && inIf !== 'lo') {
       routeEvent(env, p, 'drop', 'martian-source-loopback', inIf, null, null);
-      return { kind: 'dropped', reason: 'martian source (127.0.0.0/8 without route_localnet)', pkt: p };
+      return {
+        kind: 'dropped',
+        reason: 'martian source (127.0.0.0/8 without route_localnet)',
+        pkt: p,
+      };
     }
   }
   if (looped || isLocalAddr(h, p.dst)) {
@@ -307,7 +520,10 @@ export function receive(env: StackEnv, pkt: Packet, inIf: string, looped: CtInfo
       routeEvent(env, p, 'drop', 'rp-filter', inIf, null, null);
       return { kind: 'dropped', reason: 'reverse path filter', pkt: p };
     }
-    if (!looped) routeEvent(env, p, 'local', 'local', localIface(h, p.dst), null, null, { iface: localIface(h, p.dst) ?? '' });
+    if (!looped)
+      routeEvent(env, p, 'local', 'local', localIface(h, p.dst), null, null, {
+        iface: localIface(h, p.dst) ?? '',
+      });
     const inp = traversal(p, 'INPUT', inIf, null, null, pre.ct);
     const vi = runHook(env, inp);
     if (vi.kind !== 'accept') return verdictResult(vi, inp);
@@ -321,9 +537,24 @@ export function receive(env: StackEnv, pkt: Packet, inIf: string, looped: CtInfo
   const r = pickRoute(env, p.dst);
   if (!r.route || r.route.type !== 'unicast') {
     const code = !r.route ? 0 : r.route.type === 'prohibit' ? 13 : 1;
-    routeEvent(env, p, r.route?.type === 'blackhole' ? 'drop' : 'unreachable', r.route ? `route-${r.route.type}` : 'no-route', null, null, r.route);
-    if (r.route?.type === 'blackhole') return { kind: 'dropped', reason: 'blackhole route', pkt: p };
-    return { kind: 'unreachable', code, pkt: p, reason: r.route ? `${r.route.type} route` : 'no route', local: false };
+    routeEvent(
+      env,
+      p,
+      r.route?.type === 'blackhole' ? 'drop' : 'unreachable',
+      r.route ? `route-${r.route.type}` : 'no-route',
+      null,
+      null,
+      r.route,
+    );
+    if (r.route?.type === 'blackhole')
+      return { kind: 'dropped', reason: 'blackhole route', pkt: p };
+    return {
+      kind: 'unreachable',
+      code,
+      pkt: p,
+      reason: r.route ? `${r.route.type} route` : 'no route',
+      local: false,
+    };
   }
   if (!rpFilterOk(env, p, inIf)) {
     routeEvent(env, p, 'drop', 'rp-filter', inIf, null, null);
@@ -338,7 +569,14 @@ export function receive(env: StackEnv, pkt: Packet, inIf: string, looped: CtInfo
   return postrouting(env, fwd.pkt, inIf, r.dev, r.nextHop, fwd.ct);
 }
 
-function postrouting(env: StackEnv, pkt: Packet, inIf: string | null, outIf: string, nextHop: string, ct: CtInfo): StackResult {
+function postrouting(
+  env: StackEnv,
+  pkt: Packet,
+  inIf: string | null,
+  outIf: string,
+  nextHop: string,
+  ct: CtInfo,
+): StackResult {
   const post = traversal(pkt, 'POSTROUTING', inIf, outIf, nextHop, ct);
   const v = runHook(env, post);
   if (v.kind !== 'accept') return verdictResult(v, post);
@@ -363,7 +601,14 @@ function pickRoute(env: StackEnv, dst: string): RouteChoice {
   let via = route.via;
   let dev = route.dev;
   if (route.nexthops.length > 0) {
-    const k = route.nexthops.length === 1 ? 0 : env.pick(route.nexthops.map((x) => x.weight), `ecmp ${route.dst.text}`, null);
+    const k =
+      route.nexthops.length === 1
+        ? 0
+        : env.pick(
+            route.nexthops.map((x) => x.weight),
+            `ecmp ${route.dst.text}`,
+            null,
+          );
     const hop = route.nexthops[k] as Route['nexthops'][number];
     via = hop.via;
     dev = hop.dev;
@@ -388,7 +633,12 @@ function rpFilterOk(env: StackEnv, p: Packet, inIf: string): boolean {
 }
 
 /** ip_route_output_key: where a locally generated packet goes and which source it gets. */
-function outputRoute(env: StackEnv, pkt: Packet): { dev: string; nextHop: string; src: string; route: Route | null } | { error: string; code: number } {
+function outputRoute(
+  env: StackEnv,
+  pkt: Packet,
+):
+  | { dev: string; nextHop: string; src: string; route: Route | null }
+  | { error: string; code: number } {
   const h = env.host.config;
   if (isLocalAddr(h, pkt.dst)) {
     const src = pkt.src !== '' ? pkt.src : isLoopback(pkt.dst) ? '127.0.0.1' : pkt.dst;
@@ -396,8 +646,10 @@ function outputRoute(env: StackEnv, pkt: Packet): { dev: string; nextHop: string
   }
   const r = pickRoute(env, pkt.dst);
   if (!r.route) return { error: 'no-route', code: 0 };
-  if (r.route.type !== 'unicast') return { error: `route-${r.route.type}`, code: r.route.type === 'prohibit' ? 13 : 1 };
-  const src = pkt.src !== '' ? pkt.src : (r.route.src ?? selectSourceAddr(h, r.dev, r.nextHop) ?? '0.0.0.0');
+  if (r.route.type !== 'unicast')
+    return { error: `route-${r.route.type}`, code: r.route.type === 'prohibit' ? 13 : 1 };
+  const src =
+    pkt.src !== '' ? pkt.src : (r.route.src ?? selectSourceAddr(h, r.dev, r.nextHop) ?? '0.0.0.0');
   if (isLoopback(src) && !h.routeLocalnet(r.dev)) return { error: 'loopback-source', code: 0 };
   return { dev: r.dev, nextHop: r.nextHop, src, route: r.route };
 }
@@ -410,8 +662,23 @@ export function output(env: StackEnv, pkt: Packet, ct: CtInfo | null = null): St
     return { kind: 'unreachable', code: r0.code, pkt, reason: r0.error, local: true };
   }
   let p: Packet = { ...pkt, src: r0.src };
-  routeEvent(env, p, 'output', r0.dev === 'lo' ? 'output-local' : 'output', r0.dev, r0.nextHop !== p.dst ? r0.nextHop : null, r0.route);
-  const out = traversal(p, 'OUTPUT', null, r0.dev, r0.nextHop, ct ?? (env.host.ruleset ? PENDING : NO_CT));
+  routeEvent(
+    env,
+    p,
+    'output',
+    r0.dev === 'lo' ? 'output-local' : 'output',
+    r0.dev,
+    r0.nextHop !== p.dst ? r0.nextHop : null,
+    r0.route,
+  );
+  const out = traversal(
+    p,
+    'OUTPUT',
+    null,
+    r0.dev,
+    r0.nextHop,
+    ct ?? (env.host.ruleset ? PENDING : NO_CT),
+  );
   const v = runHook(env, out);
   if (v.kind !== 'accept') return verdictResult(v, out);
   p = out.pkt;
@@ -421,8 +688,23 @@ export function output(env: StackEnv, pkt: Packet, ct: CtInfo | null = null): St
     // ip_route_me_harder: the destination or mark changed in OUTPUT, so route again.
     const r1 = outputRoute(env, p);
     if ('error' in r1) {
-      routeEvent(env, p, 'drop', r1.error === 'loopback-source' ? 'reroute-loopback-source' : r1.error, null, null, null);
-      return { kind: 'dropped', reason: r1.error === 'loopback-source' ? 'source 127.0.0.1 cannot leave lo without route_localnet' : 'no route after DNAT', pkt: p };
+      routeEvent(
+        env,
+        p,
+        'drop',
+        r1.error === 'loopback-source' ? 'reroute-loopback-source' : r1.error,
+        null,
+        null,
+        null,
+      );
+      return {
+        kind: 'dropped',
+        reason:
+          r1.error === 'loopback-source'
+            ? 'source 127.0.0.1 cannot leave lo without route_localnet'
+            : 'no route after DNAT',
+        pkt: p,
+      };
     }
     dev = r1.dev;
     nextHop = r1.nextHop;

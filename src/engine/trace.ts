@@ -31,7 +31,11 @@ export type Verdict = 'CONTINUE' | 'ACCEPT' | 'DROP' | 'RETURN' | 'JUMP' | 'GOTO
 
 export type TraceEvent = EventBase &
   (
-    | { readonly type: 'send'; readonly process: string; readonly reason: 'probe' | 'reply' | 'reset' | 'icmp-error' }
+    | {
+        readonly type: 'send';
+        readonly process: string;
+        readonly reason: 'probe' | 'reply' | 'reset' | 'icmp-error';
+      }
     | {
         readonly type: 'wire';
         readonly fromIf: string;
@@ -72,12 +76,28 @@ export type TraceEvent = EventBase &
         readonly from: number;
         readonly to: number;
       }
-    | { readonly type: 'return'; readonly hook: Hook; readonly table: TableName; readonly chain: string }
-    | { readonly type: 'policy'; readonly hook: Hook; readonly table: TableName; readonly chain: string; readonly verdict: 'ACCEPT' | 'DROP' }
-    | { readonly type: 'nat-skip'; readonly hook: Hook; readonly reason: 'not-new' | 'untracked' | 'invalid' }
+    | {
+        readonly type: 'return';
+        readonly hook: Hook;
+        readonly table: TableName;
+        readonly chain: string;
+      }
+    | {
+        readonly type: 'policy';
+        readonly hook: Hook;
+        readonly table: TableName;
+        readonly chain: string;
+        readonly verdict: 'ACCEPT' | 'DROP';
+      }
+    | {
+        readonly type: 'nat-skip';
+        readonly hook: Hook;
+        readonly reason: 'not-new' | 'untracked' | 'invalid';
+      }
     | {
         readonly type: 'conntrack';
-        readonly action: 'new' | 'lookup' | 'invalid' | 'untracked' | 'confirm' | 'nat' | 'keep' | 'related';
+        readonly action:
+          'new' | 'lookup' | 'invalid' | 'untracked' | 'confirm' | 'nat' | 'keep' | 'related';
         readonly state: CtState;
         readonly dir: CtDir;
         readonly connId: number | null;
@@ -100,7 +120,12 @@ export type TraceEvent = EventBase &
         readonly bind: string | null;
       }
     | { readonly type: 'log'; readonly prefix: string; readonly via: 'LOG' | 'NFLOG' }
-    | { readonly type: 'unsupported'; readonly what: string; readonly line: number | null; readonly text: string | null }
+    | {
+        readonly type: 'unsupported';
+        readonly what: string;
+        readonly line: number | null;
+        readonly text: string | null;
+      }
     | { readonly type: 'drop'; readonly reason: string }
   );
 
@@ -117,7 +142,13 @@ export class Tracer {
   trackId = 0;
   packetId = 0;
   emit(e: NewEvent): void {
-    this.events.push({ ...e, seq: this.events.length, host: this.host, trackId: this.trackId, packetId: this.packetId } as TraceEvent);
+    this.events.push({
+      ...e,
+      seq: this.events.length,
+      host: this.host,
+      trackId: this.trackId,
+      packetId: this.packetId,
+    } as TraceEvent);
   }
 }
 
@@ -125,7 +156,8 @@ export class Tracer {
 export function xtablesNotation(e: TraceEvent): string | null {
   switch (e.type) {
     case 'rule': {
-      const v = e.verdict === 'JUMP' || e.verdict === 'GOTO' ? `${e.verdict}:${e.target}` : e.verdict;
+      const v =
+        e.verdict === 'JUMP' || e.verdict === 'GOTO' ? `${e.verdict}:${e.target}` : e.verdict;
       return `${e.table}:${e.chain}:rule:${e.rule}:${v}`;
     }
     case 'return':

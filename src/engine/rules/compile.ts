@@ -24,8 +24,18 @@ export type TargetOp =
   | { readonly kind: 'masquerade'; readonly ports: PortRange | null }
   | { readonly kind: 'redirect'; readonly ports: PortRange | null }
   | { readonly kind: 'mark'; readonly value: number; readonly mask: number }
-  | { readonly kind: 'connmark'; readonly mode: 'set'; readonly value: number; readonly mask: number }
-  | { readonly kind: 'connmark'; readonly mode: 'save' | 'restore'; readonly nfmask: number; readonly ctmask: number }
+  | {
+      readonly kind: 'connmark';
+      readonly mode: 'set';
+      readonly value: number;
+      readonly mask: number;
+    }
+  | {
+      readonly kind: 'connmark';
+      readonly mode: 'save' | 'restore';
+      readonly nfmask: number;
+      readonly ctmask: number;
+    }
   | { readonly kind: 'reject'; readonly with: RejectWith }
   | { readonly kind: 'log'; readonly prefix: string; readonly via: 'LOG' | 'NFLOG' }
   | { readonly kind: 'trace' }
@@ -72,16 +82,44 @@ const fail = (column: number, message: string, hint?: string): never => {
   throw new CompileError(column, message, hint);
 };
 
-const PROTO_NUMBERS: Readonly<Record<string, string>> = { '6': 'tcp', '17': 'udp', '1': 'icmp', '132': 'sctp' };
-const KNOWN_PROTOS = new Set(['tcp', 'udp', 'icmp', 'sctp', 'all', 'udplite', 'gre', 'esp', 'ah', 'ipip', 'icmpv6', 'ipv6-icmp']);
+const PROTO_NUMBERS: Readonly<Record<string, string>> = {
+  '6': 'tcp',
+  '17': 'udp',
+  '1': 'icmp',
+  '132': 'sctp',
+};
+const KNOWN_PROTOS = new Set([
+  'tcp',
+  'udp',
+  'icmp',
+  'sctp',
+  'all',
+  'udplite',
+  'gre',
+  'esp',
+  'ah',
+  'ipip',
+  'icmpv6',
+  'ipv6-icmp',
+]);
 
 function parseAddrOption(value: string, column: number, family: 4 | 6): Cidr {
   if (value.includes(',')) {
-    fail(column, `'${value}' lists several addresses`, 'iptables-restore expands address lists into one rule per address; write one rule for each.');
+    fail(
+      column,
+      `'${value}' lists several addresses`,
+      'iptables-restore expands address lists into one rule per address; write one rule for each.',
+    );
   }
   const c = parseCidr(value);
-  if (!c) fail(column, `'${value}' is not an address or prefix`, 'Write an address like 10.0.0.1 or a prefix like 10.244.0.0/16.');
-  if ((c as Cidr).family !== family) fail(column, `'${value}' is IPv${(c as Cidr).family} in an IPv${family} ruleset`);
+  if (!c)
+    fail(
+      column,
+      `'${value}' is not an address or prefix`,
+      'Write an address like 10.0.0.1 or a prefix like 10.244.0.0/16.',
+    );
+  if ((c as Cidr).family !== family)
+    fail(column, `'${value}' is IPv${(c as Cidr).family} in an IPv${family} ruleset`);
   return c as Cidr;
 }
 
@@ -119,7 +157,8 @@ function compileCore(item: CoreItem, family: 4 | 6): Matcher {
   switch (item.opt) {
     case '-p': {
       const p = PROTO_NUMBERS[item.value] ?? item.value;
-      if (!KNOWN_PROTOS.has(p) && !/^\d+$/.test(p)) fail(item.column, `unknown protocol '${item.value}'`, 'Use tcp, udp, icmp, sctp or all.');
+      if (!KNOWN_PROTOS.has(p) && !/^\d+$/.test(p))
+        fail(item.column, `unknown protocol '${item.value}'`, 'Use tcp, udp, icmp, sctp or all.');
       if (p === 'all' || p === '0') return neg ? () => false : () => true;
       return wrap((c) => c.pkt.proto === p);
     }
@@ -181,13 +220,18 @@ function flagSet(text: string, column: number): Set<keyof TcpFlags> {
   const out = new Set<keyof TcpFlags>();
   for (const f of text.split(',')) {
     const names = TCP_FLAG_NAMES[f.toUpperCase()];
-    if (!names) fail(column, `unknown TCP flag '${f}'`, 'Flags are SYN, ACK, FIN, RST, URG, PSH, ALL, NONE.');
+    if (!names)
+      fail(column, `unknown TCP flag '${f}'`, 'Flags are SYN, ACK, FIN, RST, URG, PSH, ALL, NONE.');
     for (const n of names as (keyof TcpFlags)[]) out.add(n);
   }
   return out;
 }
 
-function tcpFlagsMatcher(mask: Set<keyof TcpFlags>, comp: Set<keyof TcpFlags>, negated: boolean): Matcher {
+function tcpFlagsMatcher(
+  mask: Set<keyof TcpFlags>,
+  comp: Set<keyof TcpFlags>,
+  negated: boolean,
+): Matcher {
   const m: Matcher = (c) => {
     const f = c.pkt.flags;
     if (!f) return false;
@@ -203,7 +247,11 @@ function ctStateMatcher(opt: OptionSpec, allowVirtual: boolean): Matcher {
   const wanted = single(opt).split(',');
   for (const w of wanted) {
     if (!CT_STATES.includes(w) || (!allowVirtual && (w === 'SNAT' || w === 'DNAT'))) {
-      fail(opt.column, `unknown conntrack state '${w}'`, `States are ${CT_STATES.slice(0, allowVirtual ? 7 : 5).join(', ')}.`);
+      fail(
+        opt.column,
+        `unknown conntrack state '${w}'`,
+        `States are ${CT_STATES.slice(0, allowVirtual ? 7 : 5).join(', ')}.`,
+      );
     }
   }
   const set = new Set(wanted);
@@ -226,7 +274,8 @@ function conntrackOption(opt: OptionSpec, family: 4 | 6): Matcher {
       return ctStateMatcher(opt, true);
     case '--ctstatus': {
       const wanted = single(opt).split(',');
-      for (const w of wanted) if (!CT_STATUS.includes(w)) fail(opt.column, `unknown conntrack status '${w}'`);
+      for (const w of wanted)
+        if (!CT_STATUS.includes(w)) fail(opt.column, `unknown conntrack status '${w}'`);
       return neg((c) => {
         const conn = c.ct.conn;
         if (!conn) return false;
@@ -273,25 +322,45 @@ function conntrackOption(opt: OptionSpec, family: 4 | 6): Matcher {
     }
     case '--ctdir': {
       const d = single(opt).toUpperCase();
-      if (d !== 'ORIGINAL' && d !== 'REPLY') fail(opt.column, `--ctdir is ORIGINAL or REPLY, not '${single(opt)}'`);
+      if (d !== 'ORIGINAL' && d !== 'REPLY')
+        fail(opt.column, `--ctdir is ORIGINAL or REPLY, not '${single(opt)}'`);
       return (c) => c.ct.conn !== null && (c.ct.dir === 'original') === (d === 'ORIGINAL');
     }
     default:
-      return fail(opt.column, `${opt.name} is not supported by the lab`, 'Remove it, or use --ctstate.');
+      return fail(
+        opt.column,
+        `${opt.name} is not supported by the lab`,
+        'Remove it, or use --ctstate.',
+      );
   }
 }
 
-const ADDR_TYPES: readonly AddrType[] = ['UNSPEC', 'UNICAST', 'LOCAL', 'BROADCAST', 'ANYCAST', 'MULTICAST', 'BLACKHOLE', 'UNREACHABLE', 'PROHIBIT'];
+const ADDR_TYPES: readonly AddrType[] = [
+  'UNSPEC',
+  'UNICAST',
+  'LOCAL',
+  'BROADCAST',
+  'ANYCAST',
+  'MULTICAST',
+  'BLACKHOLE',
+  'UNREACHABLE',
+  'PROHIBIT',
+];
 
 function addrtypeModule(mod: ModuleItem): Matcher[] {
   const limitIn = mod.options.some((o) => o.name === '--limit-iface-in');
   const limitOut = mod.options.some((o) => o.name === '--limit-iface-out');
-  if (limitIn && limitOut) fail(mod.column, 'addrtype takes only one of --limit-iface-in and --limit-iface-out');
+  if (limitIn && limitOut)
+    fail(mod.column, 'addrtype takes only one of --limit-iface-in and --limit-iface-out');
   const out: Matcher[] = [];
   for (const opt of mod.options) {
     if (opt.name !== '--src-type' && opt.name !== '--dst-type') continue;
-    const types = single(opt).split(',').map((t) => t.toUpperCase());
-    for (const t of types) if (!(ADDR_TYPES as readonly string[]).includes(t)) fail(opt.column, `unknown address type '${t}'`, `Types are ${ADDR_TYPES.join(', ')}.`);
+    const types = single(opt)
+      .split(',')
+      .map((t) => t.toUpperCase());
+    for (const t of types)
+      if (!(ADDR_TYPES as readonly string[]).includes(t))
+        fail(opt.column, `unknown address type '${t}'`, `Types are ${ADDR_TYPES.join(', ')}.`);
     const wanted = new Set(types);
     const field = opt.name === '--src-type' ? 'src' : 'dst';
     const m: Matcher = (c) => {
@@ -307,14 +376,16 @@ function recentModule(mod: ModuleItem): Matcher {
   const get = (n: string) => mod.options.find((o) => o.name === n);
   const name = get('--name')?.args[0] ?? 'DEFAULT';
   const modes = ['--set', '--rcheck', '--update', '--remove'].filter((m) => get(m));
-  if (modes.length !== 1) fail(mod.column, 'recent needs exactly one of --set, --rcheck, --update, --remove');
+  if (modes.length !== 1)
+    fail(mod.column, 'recent needs exactly one of --set, --rcheck, --update, --remove');
   const mode = modes[0] as string;
   const negated = get(mode)?.negated ?? false;
   const seconds = get('--seconds') ? Number(get('--seconds')?.args[0]) : 0;
   const hitcount = get('--hitcount') ? Number(get('--hitcount')?.args[0]) : 0;
   const reap = get('--reap') !== undefined;
   const useDst = get('--rdest') !== undefined;
-  if (Number.isNaN(seconds) || Number.isNaN(hitcount)) fail(mod.column, 'recent --seconds and --hitcount take numbers');
+  if (Number.isNaN(seconds) || Number.isNaN(hitcount))
+    fail(mod.column, 'recent --seconds and --hitcount take numbers');
   if (reap && !seconds) fail(mod.column, 'recent --reap needs --seconds');
   return (c) => {
     const addr = useDst ? c.pkt.dst : c.pkt.src;
@@ -351,7 +422,8 @@ function statisticModule(mod: ModuleItem, rule: Rule): { m: Matcher; p: number |
   if (mode === 'random') {
     const o = get('--probability');
     const p = Number(o?.args[0]);
-    if (!o || Number.isNaN(p) || p < 0 || p > 1) fail(o?.column ?? mod.column, 'statistic --mode random needs --probability between 0 and 1');
+    if (!o || Number.isNaN(p) || p < 0 || p > 1)
+      fail(o?.column ?? mod.column, 'statistic --mode random needs --probability between 0 and 1');
     const neg = o?.negated ?? false;
     // The kernel draws get_random_u32() < probability * 2^31 (xt_statistic.c).
     const m: Matcher = (c) => {
@@ -369,11 +441,11 @@ function statisticModule(mod: ModuleItem, rule: Rule): { m: Matcher; p: number |
     const neg = get('--every')?.negated ?? false;
     const key = `${rule.table}/${rule.chain}/${rule.line}/${rule.index}`;
     const m: Matcher = (c) => {
-      const count = c.state.nth.get(key) ?? 0;
-      // xt_statistic: count = (count + 1) % every; match when count == packet.
-      const next = (count + 1) % every;
-      c.state.nth.set(key, next);
-      return (next === packet) !== neg;
+      // xt_statistic starts its counter at every-1-packet and matches when it wraps to 0, so the
+      // k-th packet reaching the rule (0-based) matches when k % every == packet.
+      const k = c.state.nth.get(key) ?? 0;
+      c.state.nth.set(key, k + 1);
+      return (k % every === packet) !== neg;
     };
     return { m, p: null };
   }
@@ -384,7 +456,8 @@ function iprangeMatcher(opt: OptionSpec): Matcher {
   const [a, b] = single(opt).split('-');
   const lo = a === undefined ? null : parseIPv4(a);
   const hi = b === undefined ? lo : parseIPv4(b);
-  if (lo === null || hi === null) return fail(opt.column, `'${single(opt)}' is not a range like 10.0.0.1-10.0.0.9`);
+  if (lo === null || hi === null)
+    return fail(opt.column, `'${single(opt)}' is not a range like 10.0.0.1-10.0.0.9`);
   const field = opt.name === '--src-range' ? 'srcNum' : 'dstNum';
   const m: Matcher = (c) => {
     const n = c[field];
@@ -412,16 +485,27 @@ function icmpMatcher(opt: OptionSpec): Matcher {
   let spec = ICMP_TYPES[t];
   if (!spec) {
     const m = /^(\d+)(?:\/(\d+))?$/.exec(t);
-    if (!m) return fail(opt.column, `unknown ICMP type '${t}'`, 'Use a name like echo-request or a number like 8 or 3/3.');
+    if (!m)
+      return fail(
+        opt.column,
+        `unknown ICMP type '${t}'`,
+        'Use a name like echo-request or a number like 8 or 3/3.',
+      );
     spec = [Number(m[1]), m[2] === undefined ? null : Number(m[2])];
   }
   const [type, code] = spec;
   const m: Matcher = (c) =>
-    c.pkt.proto === 'icmp' && (type === -1 || (c.pkt.icmpType === type && (code === null || c.pkt.icmpCode === code)));
+    c.pkt.proto === 'icmp' &&
+    (type === -1 || (c.pkt.icmpType === type && (code === null || c.pkt.icmpCode === code)));
   return opt.negated ? (c) => c.pkt.proto === 'icmp' && !m(c) : m;
 }
 
-function compileModule(mod: ModuleItem, rule: Rule, family: 4 | 6, probe: { p: number | null }): (Matcher | { unsupported: string })[] {
+function compileModule(
+  mod: ModuleItem,
+  rule: Rule,
+  family: 4 | 6,
+  probe: { p: number | null },
+): (Matcher | { unsupported: string })[] {
   const info = lookupMatch(mod.name);
   if (!info) return [{ unsupported: `match module '${mod.name}'` }];
   if (!info.supported) return [{ unsupported: `match module '${mod.name}'` }];
@@ -435,8 +519,22 @@ function compileModule(mod: ModuleItem, rule: Rule, family: 4 | 6, probe: { p: n
       for (const opt of mod.options) {
         if (opt.name === '--sport') out.push(portMatcher(opt, 'sport'));
         else if (opt.name === '--dport') out.push(portMatcher(opt, 'dport'));
-        else if (opt.name === '--syn') out.push(tcpFlagsMatcher(flagSet('SYN,RST,ACK,FIN', opt.column), flagSet('SYN', opt.column), opt.negated));
-        else if (opt.name === '--tcp-flags') out.push(tcpFlagsMatcher(flagSet(opt.args[0] ?? '', opt.column), flagSet(opt.args[1] ?? '', opt.column), opt.negated));
+        else if (opt.name === '--syn')
+          out.push(
+            tcpFlagsMatcher(
+              flagSet('SYN,RST,ACK,FIN', opt.column),
+              flagSet('SYN', opt.column),
+              opt.negated,
+            ),
+          );
+        else if (opt.name === '--tcp-flags')
+          out.push(
+            tcpFlagsMatcher(
+              flagSet(opt.args[0] ?? '', opt.column),
+              flagSet(opt.args[1] ?? '', opt.column),
+              opt.negated,
+            ),
+          );
         else out.push({ unsupported: `${mod.name} ${opt.name}` });
       }
       return out;
@@ -445,7 +543,8 @@ function compileModule(mod: ModuleItem, rule: Rule, family: 4 | 6, probe: { p: n
       for (const opt of mod.options) out.push(icmpMatcher(opt));
       return out;
     case 'multiport':
-      if (mod.options.length !== 1) fail(mod.column, 'multiport needs exactly one of --sports, --dports, --ports');
+      if (mod.options.length !== 1)
+        fail(mod.column, 'multiport needs exactly one of --sports, --dports, --ports');
       return [multiportMatcher(mod.options[0] as OptionSpec)];
     case 'comment':
     case 'nfacct':
@@ -461,7 +560,7 @@ function compileModule(mod: ModuleItem, rule: Rule, family: 4 | 6, probe: { p: n
         const field = mod.name;
         const m: Matcher = (c) => {
           const v = field === 'mark' ? c.pkt.mark : (c.ct.conn?.mark ?? 0);
-          return ((v & mask) >>> 0) === value;
+          return (v & mask) >>> 0 === value;
         };
         out.push(opt.negated ? (c) => !m(c) : m);
       }
@@ -485,7 +584,8 @@ function compileModule(mod: ModuleItem, rule: Rule, family: 4 | 6, probe: { p: n
         }
         const [name, flagText] = opt.args as [string, string];
         const flags = flagText.split(',');
-        if (flags.some((f) => f !== 'src' && f !== 'dst')) fail(opt.column, `set flags are src or dst, not '${flagText}'`);
+        if (flags.some((f) => f !== 'src' && f !== 'dst'))
+          fail(opt.column, `set flags are src or dst, not '${flagText}'`);
         const m: Matcher = (c) => {
           const set = c.sets.get(name);
           if (!set) return false;
@@ -504,10 +604,12 @@ function compileModule(mod: ModuleItem, rule: Rule, family: 4 | 6, probe: { p: n
     case 'pkttype':
       return mod.options.map((opt) => {
         const t = single(opt).toLowerCase();
-        if (!['unicast', 'broadcast', 'multicast'].includes(t)) fail(opt.column, `--pkt-type is unicast, broadcast or multicast`);
+        if (!['unicast', 'broadcast', 'multicast'].includes(t))
+          fail(opt.column, `--pkt-type is unicast, broadcast or multicast`);
         const m: Matcher = (c) => {
           const at = addrType(c.host, c.pkt.dst, null);
-          const kind = at === 'BROADCAST' ? 'broadcast' : at === 'MULTICAST' ? 'multicast' : 'unicast';
+          const kind =
+            at === 'BROADCAST' ? 'broadcast' : at === 'MULTICAST' ? 'multicast' : 'unicast';
           return kind === t;
         };
         return opt.negated ? (c: MatchCtx) => !m(c) : m;
@@ -517,7 +619,11 @@ function compileModule(mod: ModuleItem, rule: Rule, family: 4 | 6, probe: { p: n
   }
 }
 
-export function compileTarget(rule: Rule, family: 4 | 6, userChains: ReadonlySet<string>): TargetOp {
+export function compileTarget(
+  rule: Rule,
+  family: 4 | 6,
+  userChains: ReadonlySet<string>,
+): TargetOp {
   const t = rule.target;
   if (!t) return { kind: 'none' };
   const get = (n: string) => t.options.find((o) => o.name === n);
@@ -527,7 +633,8 @@ export function compileTarget(rule: Rule, family: 4 | 6, userChains: ReadonlySet
   };
   if (t.via === '-g' || userChains.has(t.name)) {
     noOptions();
-    if (!userChains.has(t.name)) fail(t.column, `-g needs a user-defined chain; '${t.name}' is not one`);
+    if (!userChains.has(t.name))
+      fail(t.column, `-g needs a user-defined chain; '${t.name}' is not one`);
     return t.via === '-g' ? { kind: 'goto', chain: t.name } : { kind: 'jump', chain: t.name };
   }
   switch (t.name) {
@@ -542,12 +649,22 @@ export function compileTarget(rule: Rule, family: 4 | 6, userChains: ReadonlySet
       return { kind: 'return' };
     case 'DNAT': {
       const o = get('--to-destination');
-      if (!o) return fail(t.column, 'DNAT needs --to-destination', 'For example: -j DNAT --to-destination 10.244.1.5:80');
+      if (!o)
+        return fail(
+          t.column,
+          'DNAT needs --to-destination',
+          'For example: -j DNAT --to-destination 10.244.1.5:80',
+        );
       return { kind: 'dnat', ...parseNatTo(single(o), o.column, family) };
     }
     case 'SNAT': {
       const o = get('--to-source');
-      if (!o) return fail(t.column, 'SNAT needs --to-source', 'For example: -j SNAT --to-source 192.168.50.38');
+      if (!o)
+        return fail(
+          t.column,
+          'SNAT needs --to-source',
+          'For example: -j SNAT --to-source 192.168.50.38',
+        );
       const to = parseNatTo(single(o), o.column, family);
       if (to.ip === null) fail(o.column, 'SNAT --to-source needs an address');
       return { kind: 'snat', ip: to.ip as string, ports: to.ports };
@@ -565,9 +682,28 @@ export function compileTarget(rule: Rule, family: 4 | 6, userChains: ReadonlySet
       const o = get('--reject-with');
       let w = o ? single(o) : 'icmp-port-unreachable';
       if (w === 'tcp-rst') w = 'tcp-reset';
-      const valid: RejectWith[] = ['icmp-net-unreachable', 'icmp-host-unreachable', 'icmp-port-unreachable', 'icmp-proto-unreachable', 'icmp-net-prohibited', 'icmp-host-prohibited', 'icmp-admin-prohibited', 'tcp-reset'];
-      if (!valid.includes(w as RejectWith)) fail(o?.column ?? t.column, `unknown --reject-with '${w}'`, `Use one of ${valid.join(', ')}.`);
-      if (w === 'tcp-reset' && !rule.items.some((i) => i.kind === 'core' && i.opt === '-p' && i.value === 'tcp' && !i.negated)) {
+      const valid: RejectWith[] = [
+        'icmp-net-unreachable',
+        'icmp-host-unreachable',
+        'icmp-port-unreachable',
+        'icmp-proto-unreachable',
+        'icmp-net-prohibited',
+        'icmp-host-prohibited',
+        'icmp-admin-prohibited',
+        'tcp-reset',
+      ];
+      if (!valid.includes(w as RejectWith))
+        fail(
+          o?.column ?? t.column,
+          `unknown --reject-with '${w}'`,
+          `Use one of ${valid.join(', ')}.`,
+        );
+      if (
+        w === 'tcp-reset' &&
+        !rule.items.some(
+          (i) => i.kind === 'core' && i.opt === '-p' && i.value === 'tcp' && !i.negated,
+        )
+      ) {
         fail(o?.column ?? t.column, 'REJECT --reject-with tcp-reset needs -p tcp in the same rule');
       }
       return { kind: 'reject', with: w as RejectWith };
@@ -588,7 +724,11 @@ export function compileTarget(rule: Rule, family: 4 | 6, userChains: ReadonlySet
   }
 }
 
-function parseNatTo(text: string, column: number, family: 4 | 6): { ip: string | null; ports: PortRange | null } {
+function parseNatTo(
+  text: string,
+  column: number,
+  family: 4 | 6,
+): { ip: string | null; ports: PortRange | null } {
   // 10.0.0.1, 10.0.0.1:80, 10.0.0.1:80-90, :80, [fd00::1]:80, 10.0.0.1-10.0.0.5 (first address used)
   let host = text;
   let portText: string | null = null;
@@ -605,20 +745,36 @@ function parseNatTo(text: string, column: number, family: 4 | 6): { ip: string |
   if (host !== '') {
     const first = host.split('-')[0] as string;
     const n = ipToNum(first);
-    if (n === null) return fail(column, `'${text}' is not an address[:port]`, 'For example 10.244.1.5:80.');
+    if (n === null)
+      return fail(column, `'${text}' is not an address[:port]`, 'For example 10.244.1.5:80.');
     ip = first;
   }
   const ports = portText === null ? null : parsePortRange(portText.replace('-', ':'), column);
   return { ip, ports };
 }
 
-function compileMarkTarget(name: 'MARK' | 'CONNMARK', options: readonly OptionSpec[], column: number): TargetOp {
+function compileMarkTarget(
+  name: 'MARK' | 'CONNMARK',
+  options: readonly OptionSpec[],
+  column: number,
+): TargetOp {
   const get = (n: string) => options.find((o) => o.name === n);
   if (name === 'CONNMARK' && (get('--save-mark') || get('--restore-mark'))) {
-    const mask = get('--mask') ? parseMarkMask(single(get('--mask') as OptionSpec), column).value : 0xffffffff;
-    const nf = get('--nfmask') ? parseMarkMask(single(get('--nfmask') as OptionSpec), column).value : mask;
-    const ct = get('--ctmask') ? parseMarkMask(single(get('--ctmask') as OptionSpec), column).value : mask;
-    return { kind: 'connmark', mode: get('--save-mark') ? 'save' : 'restore', nfmask: nf, ctmask: ct };
+    const mask = get('--mask')
+      ? parseMarkMask(single(get('--mask') as OptionSpec), column).value
+      : 0xffffffff;
+    const nf = get('--nfmask')
+      ? parseMarkMask(single(get('--nfmask') as OptionSpec), column).value
+      : mask;
+    const ct = get('--ctmask')
+      ? parseMarkMask(single(get('--ctmask') as OptionSpec), column).value
+      : mask;
+    return {
+      kind: 'connmark',
+      mode: get('--save-mark') ? 'save' : 'restore',
+      nfmask: nf,
+      ctmask: ct,
+    };
   }
   let op: { value: number; mask: number } | null = null;
   for (const o of options) {
@@ -651,7 +807,11 @@ function compileMarkTarget(name: 'MARK' | 'CONNMARK', options: readonly OptionSp
         break;
     }
   }
-  if (!op) return fail(column, `${name} needs --set-xmark, --set-mark, --or-mark, --and-mark or --xor-mark`);
+  if (!op)
+    return fail(
+      column,
+      `${name} needs --set-xmark, --set-mark, --or-mark, --and-mark or --xor-mark`,
+    );
   return name === 'MARK'
     ? { kind: 'mark', value: op.value, mask: op.mask }
     : { kind: 'connmark', mode: 'set', value: op.value, mask: op.mask };
@@ -662,7 +822,11 @@ export function applyXmark(mark: number, value: number, mask: number): number {
   return ((mark & ~mask) ^ value) >>> 0;
 }
 
-export function compileRule(rule: Rule, family: 4 | 6, userChains: ReadonlySet<string>): { compiled: CompiledRule } | { diagnostic: Diagnostic } {
+export function compileRule(
+  rule: Rule,
+  family: 4 | 6,
+  userChains: ReadonlySet<string>,
+): { compiled: CompiledRule } | { diagnostic: Diagnostic } {
   try {
     const core: Matcher[] = [];
     const modules: (Matcher | { unsupported: string })[] = [];
@@ -678,7 +842,13 @@ export function compileRule(rule: Rule, family: 4 | 6, userChains: ReadonlySet<s
       const d: Diagnostic =
         e.hint === undefined
           ? { severity: 'error', line: rule.line, column: e.column, message: e.message }
-          : { severity: 'error', line: rule.line, column: e.column, message: e.message, hint: e.hint };
+          : {
+              severity: 'error',
+              line: rule.line,
+              column: e.column,
+              message: e.message,
+              hint: e.hint,
+            };
       return { diagnostic: d };
     }
     throw e;

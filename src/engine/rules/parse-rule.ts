@@ -6,7 +6,14 @@ import {
   type ExtensionInfo,
 } from './extensions.ts';
 import { quoteWord, type Token } from './tokenize.ts';
-import type { CoreItem, Diagnostic, ModuleItem, OptionSpec, RuleItem, TargetSpec } from './types.ts';
+import type {
+  CoreItem,
+  Diagnostic,
+  ModuleItem,
+  OptionSpec,
+  RuleItem,
+  TargetSpec,
+} from './types.ts';
 
 const CORE: Readonly<Record<string, CoreItem['opt']>> = {
   '-p': '-p',
@@ -52,7 +59,11 @@ interface MutableTarget {
 }
 
 const isOptionWord = (t: Token | undefined): boolean =>
-  t !== undefined && !t.quoted && t.text.startsWith('-') && t.text.length > 1 && !/^-\d/.test(t.text);
+  t !== undefined &&
+  !t.quoted &&
+  t.text.startsWith('-') &&
+  t.text.length > 1 &&
+  !/^-\d/.test(t.text);
 
 /** Parses rule words. Problems are returned as diagnostics on `line`; parsing continues where it can. */
 export function parseRuleBody(tokens: readonly Token[], line: number): ParsedRuleBody {
@@ -78,7 +89,8 @@ export function parseRuleBody(tokens: readonly Token[], line: number): ParsedRul
     const tok = tokens[i] as Token;
     const word = tok.text;
     if (word === '!' && !tok.quoted) {
-      if (negate) err(tok.column, "'!' given twice", 'Write a single ! before the option it negates.');
+      if (negate)
+        err(tok.column, "'!' given twice", 'Write a single ! before the option it negates.');
       negate = tok;
       i++;
       continue;
@@ -116,7 +128,8 @@ export function parseRuleBody(tokens: readonly Token[], line: number): ParsedRul
     }
     if (!tok.quoted && (word === '-m' || word === '--match')) {
       const nameTok = tokens[i + 1];
-      if (negate) err(negate.column, "'!' cannot negate -m", 'Put ! before an option of the module.');
+      if (negate)
+        err(negate.column, "'!' cannot negate -m", 'Put ! before an option of the module.');
       negate = null;
       if (!nameTok || isOptionWord(nameTok)) {
         err(tok.column, '-m needs a module name', 'For example: -m comment --comment "why"');
@@ -232,7 +245,11 @@ export function parseRuleBody(tokens: readonly Token[], line: number): ParsedRul
         column: tok.column,
       };
       holder.options.push(spec);
-      layout.push(() => [spec.negated ? '!' : '', spec.name, ...spec.args.map(quoteWord)].filter((w) => w !== '').join(' '));
+      layout.push(() =>
+        [spec.negated ? '!' : '', spec.name, ...spec.args.map(quoteWord)]
+          .filter((w) => w !== '')
+          .join(' '),
+      );
       lastOption = spec;
       i = j;
       continue;
@@ -254,7 +271,11 @@ export function parseRuleBody(tokens: readonly Token[], line: number): ParsedRul
       i++;
       continue;
     }
-    err(tok.column, `unexpected word '${word}'`, 'Options start with - or --; quote values with spaces.');
+    err(
+      tok.column,
+      `unexpected word '${word}'`,
+      'Options start with - or --; quote values with spaces.',
+    );
     i++;
   }
   if (negate) err(negate.column, "'!' at the end of the rule negates nothing");
@@ -272,7 +293,13 @@ export function parseRuleBody(tokens: readonly Token[], line: number): ParsedRul
   const outTarget: TargetSpec | null = target
     ? { via: target.via, name: target.name, options: target.options, column: target.column }
     : null;
-  return { body: layout.map((f) => f()).join(' '), items: outItems, target: outTarget, counters, diagnostics };
+  return {
+    body: layout.map((f) => f()).join(' '),
+    items: outItems,
+    target: outTarget,
+    counters,
+    diagnostics,
+  };
 }
 
 function findOwner(

@@ -77,7 +77,12 @@ export function parseRuleset(text: string, options: ParseOptions = {}): ParseRes
     if (trimmed.startsWith('*')) {
       const name = trimmed.slice(1).trim();
       if (table) {
-        error(lineNo, 1, `table ${table.name} (line ${table.line}) has no COMMIT before *${name}`, 'Add a COMMIT line to close it.');
+        error(
+          lineNo,
+          1,
+          `table ${table.name} (line ${table.line}) has no COMMIT before *${name}`,
+          'Add a COMMIT line to close it.',
+        );
         finishTable(table);
       }
       if (!(TABLES as readonly string[]).includes(name)) {
@@ -96,13 +101,24 @@ export function parseRuleset(text: string, options: ParseOptions = {}): ParseRes
       continue;
     }
     if (trimmed === 'COMMIT') {
-      if (!table) error(lineNo, indent + 1, 'COMMIT outside of a table', 'Start a table with a line such as *filter.');
+      if (!table)
+        error(
+          lineNo,
+          indent + 1,
+          'COMMIT outside of a table',
+          'Start a table with a line such as *filter.',
+        );
       else finishTable(table);
       table = null;
       continue;
     }
     if (!table) {
-      error(lineNo, indent + 1, 'line outside of a table', 'Start a table first, for example *nat, and end it with COMMIT.');
+      error(
+        lineNo,
+        indent + 1,
+        'line outside of a table',
+        'Start a table first, for example *nat, and end it with COMMIT.',
+      );
       continue;
     }
     if (trimmed.startsWith(':')) {
@@ -187,7 +203,8 @@ export function parseRuleset(text: string, options: ParseOptions = {}): ParseRes
     if (c === '-X' || c === '--delete-chain') {
       const ch = chainTok ? needsChain() : null;
       if (ch) {
-        if (ch.builtin) error(lineNo, chainTok?.column ?? 1, `cannot delete built-in chain ${ch.name}`);
+        if (ch.builtin)
+          error(lineNo, chainTok?.column ?? 1, `cannot delete built-in chain ${ch.name}`);
         else {
           table.chains.delete(ch.name);
           table.chainOrder.splice(table.chainOrder.indexOf(ch.name), 1);
@@ -202,8 +219,12 @@ export function parseRuleset(text: string, options: ParseOptions = {}): ParseRes
       if (ch && (pol === 'ACCEPT' || pol === 'DROP') && ch.builtin) {
         ch.policy = pol;
         ch.policyText = pol;
-      }
-      else if (ch) error(lineNo, tokens[2]?.column ?? cmd.column, 'policy must be ACCEPT or DROP on a built-in chain');
+      } else if (ch)
+        error(
+          lineNo,
+          tokens[2]?.column ?? cmd.column,
+          'policy must be ACCEPT or DROP on a built-in chain',
+        );
       continue;
     }
     error(
@@ -214,7 +235,12 @@ export function parseRuleset(text: string, options: ParseOptions = {}): ParseRes
     );
   }
   if (table) {
-    error(lines.length, 1, `table ${table.name} (line ${table.line}) is missing COMMIT`, 'Add a COMMIT line at the end of the table.');
+    error(
+      lines.length,
+      1,
+      `table ${table.name} (line ${table.line}) is missing COMMIT`,
+      'Add a COMMIT line at the end of the table.',
+    );
     finishTable(table);
   }
   ruleset.trailingComments.push(...pendingComments);
@@ -235,7 +261,13 @@ function removeFromOrder(table: Table, gone: Set<Rule>): void {
 
 type ErrorFn = (line: number, column: number, message: string, hint?: string) => void;
 
-function parseChainLine(table: Table, trimmed: string, lineNo: number, indent: number, error: ErrorFn): void {
+function parseChainLine(
+  table: Table,
+  trimmed: string,
+  lineNo: number,
+  indent: number,
+  error: ErrorFn,
+): void {
   const tk = tokenizeLine(trimmed.slice(1));
   if (!tk.ok || tk.tokens.length === 0) {
     error(lineNo, indent + 1, 'chain line needs a name', 'For example :KUBE-SERVICES - [0:0]');
@@ -259,7 +291,12 @@ function declareChain(
 ): void {
   const builtin = (BUILTIN_CHAINS[table.name] as readonly string[]).includes(name);
   if (!builtin && !CHAIN_NAME.test(name)) {
-    error(lineNo, column, `invalid chain name '${name}'`, 'Chain names are at most 28 characters, without spaces, not starting with - or !.');
+    error(
+      lineNo,
+      column,
+      `invalid chain name '${name}'`,
+      'Chain names are at most 28 characters, without spaces, not starting with - or !.',
+    );
     return;
   }
   if (!builtin && lookupTarget(name)) {
@@ -276,7 +313,12 @@ function declareChain(
     return;
   }
   if (!builtin && policy !== '-') {
-    error(lineNo, column, `user chain ${name} cannot have a policy ('${policy}')`, 'Write - instead.');
+    error(
+      lineNo,
+      column,
+      `user chain ${name} cannot have a policy ('${policy}')`,
+      'Write - instead.',
+    );
     return;
   }
   table.chains.set(name, {

@@ -7,7 +7,11 @@ function optionText(opt: OptionSpec): string {
 }
 
 /** The canonical `-A CHAIN ...` text of a rule, as iptables-save prints it. */
-export function ruleText(chain: string, items: readonly RuleItem[], target: TargetSpec | null): string {
+export function ruleText(
+  chain: string,
+  items: readonly RuleItem[],
+  target: TargetSpec | null,
+): string {
   const parts: string[] = ['-A', chain];
   for (const item of items) {
     if (item.kind === 'core') {

@@ -11,7 +11,9 @@ export function compiledOf(rule: Rule): CompiledRule | undefined {
 }
 
 /** Where kernel targets may appear (xt_target .table and .hooks in net/netfilter and net/ipv4/netfilter). */
-const TARGET_PLACES: Readonly<Record<string, { tables?: readonly string[]; hooks?: readonly Hook[] }>> = {
+const TARGET_PLACES: Readonly<
+  Record<string, { tables?: readonly string[]; hooks?: readonly Hook[] }>
+> = {
   DNAT: { tables: ['nat'], hooks: ['PREROUTING', 'OUTPUT'] },
   REDIRECT: { tables: ['nat'], hooks: ['PREROUTING', 'OUTPUT'] },
   SNAT: { tables: ['nat'], hooks: ['POSTROUTING', 'INPUT'] },
@@ -25,13 +27,22 @@ const TARGET_PLACES: Readonly<Record<string, { tables?: readonly string[]; hooks
 export function validateTable(table: Table, family: 4 | 6): Diagnostic[] {
   const out: Diagnostic[] = [];
   const builtins = new Set<string>(BUILTIN_CHAINS[table.name]);
-  const userChains = new Set([...table.chains.values()].filter((c) => !c.builtin).map((c) => c.name));
+  const userChains = new Set(
+    [...table.chains.values()].filter((c) => !c.builtin).map((c) => c.name),
+  );
   for (const chain of table.chains.values()) {
     for (const rule of chain.rules) {
       const t = rule.target;
       if (t && !userChains.has(t.name)) {
         if (builtins.has(t.name)) {
-          out.push(err(rule, t.column, `cannot jump to built-in chain ${t.name}`, 'Jump to a user-defined chain instead.'));
+          out.push(
+            err(
+              rule,
+              t.column,
+              `cannot jump to built-in chain ${t.name}`,
+              'Jump to a user-defined chain instead.',
+            ),
+          );
           continue;
         }
         if (!lookupTarget(t.name)) {
@@ -49,7 +60,13 @@ export function validateTable(table: Table, family: 4 | 6): Diagnostic[] {
         }
         const place = TARGET_PLACES[t.name];
         if (place?.tables && !place.tables.includes(table.name)) {
-          out.push(err(rule, t.column, `${t.name} is only valid in the ${place.tables.join('/')} table, not ${table.name}`));
+          out.push(
+            err(
+              rule,
+              t.column,
+              `${t.name} is only valid in the ${place.tables.join('/')} table, not ${table.name}`,
+            ),
+          );
           continue;
         }
       }
@@ -70,7 +87,9 @@ function err(rule: Rule, column: number, message: string, hint?: string): Diagno
 }
 
 function jumpsOf(table: Table, chain: string): Rule[] {
-  return (table.chains.get(chain)?.rules ?? []).filter((r) => r.target && table.chains.has(r.target.name) && !table.chains.get(r.target.name)?.builtin);
+  return (table.chains.get(chain)?.rules ?? []).filter(
+    (r) => r.target && table.chains.has(r.target.name) && !table.chains.get(r.target.name)?.builtin,
+  );
 }
 
 /** Jump loops are rejected by the kernel (ELOOP); report the rule that closes the cycle. */
@@ -86,7 +105,14 @@ function checkLoops(table: Table): Diagnostic[] {
       const c = color.get(next);
       if (c === 1) {
         const cycle = [...path.slice(path.indexOf(next)), next].join(' -> ');
-        out.push(err(r, r.target?.column ?? 1, `jump loop: ${cycle}`, 'Remove one of the jumps so the chains form no cycle.'));
+        out.push(
+          err(
+            r,
+            r.target?.column ?? 1,
+            `jump loop: ${cycle}`,
+            'Remove one of the jumps so the chains form no cycle.',
+          ),
+        );
       } else if (c === undefined) visit(next);
     }
     path.pop();
@@ -123,7 +149,12 @@ function checkHooks(table: Table): Diagnostic[] {
       const bad = [...hooks].filter((h) => !place.hooks?.includes(h));
       if (bad.length) {
         out.push(
-          err(rule, t.column, `${t.name} is only valid in ${place.hooks.join('/')}, but chain ${chain.name} is reached from ${bad.join('/')}`, `Move the rule to a chain used only from ${place.hooks.join(' or ')}.`),
+          err(
+            rule,
+            t.column,
+            `${t.name} is only valid in ${place.hooks.join('/')}, but chain ${chain.name} is reached from ${bad.join('/')}`,
+            `Move the rule to a chain used only from ${place.hooks.join(' or ')}.`,
+          ),
         );
       }
     }

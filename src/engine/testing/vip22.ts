@@ -57,7 +57,15 @@ export function vip22Network(rules: string | null): NetworkSpec {
     interfaces: [{ name: 'eth0', addresses: [`${NODE_IP}/24`, `${VIP}/32`], segment: 'lan' }],
     routes: [{ to: '10.244.1.0/24', via: WORKER_IP }],
     sysctls: { ipForward: true },
-    listeners: [{ process: 'sshd', proto: 'tcp', address: '0.0.0.0', port: 22, reply: 'SSH-2.0-OpenSSH_10.3' }],
+    listeners: [
+      {
+        process: 'sshd',
+        proto: 'tcp',
+        address: '0.0.0.0',
+        port: 22,
+        reply: 'SSH-2.0-OpenSSH_10.3',
+      },
+    ],
     ...(rules ? { rules } : {}),
   };
   const worker: HostSpec = {
@@ -65,7 +73,13 @@ export function vip22Network(rules: string | null): NetworkSpec {
     role: 'node',
     interfaces: [
       { name: 'eth0', addresses: [`${WORKER_IP}/24`], segment: 'lan' },
-      { name: 'veth-nettest', addresses: [], kind: 'veth', segment: 'veth-nettest', proxyArp: true },
+      {
+        name: 'veth-nettest',
+        addresses: [],
+        kind: 'veth',
+        segment: 'veth-nettest',
+        proxyArp: true,
+      },
     ],
     routes: [{ to: `${POD_IP}/32`, dev: 'veth-nettest' }],
     sysctls: { ipForward: true },
@@ -73,12 +87,16 @@ export function vip22Network(rules: string | null): NetworkSpec {
   const pod: HostSpec = {
     name: 'nettest',
     role: 'pod',
-    interfaces: [{ name: 'eth0', addresses: [`${POD_IP}/32`], kind: 'veth', segment: 'veth-nettest' }],
+    interfaces: [
+      { name: 'eth0', addresses: [`${POD_IP}/32`], kind: 'veth', segment: 'veth-nettest' },
+    ],
     routes: [
       { to: '169.254.1.1/32', dev: 'eth0' },
       { to: 'default', via: '169.254.1.1', dev: 'eth0' },
     ],
-    listeners: [{ process: 'nettest', proto: 'tcp', address: '0.0.0.0', port: 80, reply: 'HTTP/1.0 200 OK' }],
+    listeners: [
+      { process: 'nettest', proto: 'tcp', address: '0.0.0.0', port: 80, reply: 'HTTP/1.0 200 OK' },
+    ],
   };
   return { hosts: [client, cp, worker, pod] };
 }
