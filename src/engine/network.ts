@@ -597,8 +597,14 @@ function socketLayer(
   // ICMP errors and resets go to the client socket they are about.
   if (pkt.proto === 'icmp' && pkt.icmpType === ICMP_DEST_UNREACH && pkt.inner) {
     const inner = pkt.inner;
+    // tcp_v4_err/udp_err find the socket by the embedded header: all four fields must match.
     const owner = hs.clients.find(
-      (c) => c.proto === inner.proto && c.local === inner.src && c.localPort === inner.sport,
+      (c) =>
+        c.proto === inner.proto &&
+        c.local === inner.src &&
+        c.localPort === inner.sport &&
+        c.remote === inner.dst &&
+        c.remotePort === inner.dport,
     );
     if (owner) {
       emitSocket('connected', owner.process, null, 'socket.icmp-error', {
