@@ -26,8 +26,7 @@ export function parseRoute(text: string): RouteSpec {
   const to = w[0];
   if (!to)
     throw new UsageError(`--route "${text}": give a destination, e.g. "default via 192.168.1.1"`);
-  const route: { to: string; via?: string; dev?: string; src?: string; type?: RouteSpec['type'] } =
-    { to };
+  const route: { to: string; via?: string; dev?: string; src?: string } = { to };
   for (let i = 1; i < w.length; i += 2) {
     const k = w[i];
     const v = w[i + 1];
