@@ -53,8 +53,14 @@ export interface EndpointModel {
   readonly ready: boolean;
   readonly serving: boolean;
   readonly terminating: boolean;
-  /** Topology hints set by the EndpointSlice controller. */
-  readonly hints: { readonly forZones: readonly string[] } | null;
+  /**
+   * Topology hints set by the EndpointSlice controller. `forNodes` (trafficDistribution
+   * PreferSameNode, kube-proxy >= 1.33) is optional; absent means no node hints.
+   */
+  readonly hints: {
+    readonly forZones: readonly string[];
+    readonly forNodes?: readonly string[];
+  } | null;
   /** Pod this endpoint belongs to, for display. */
   readonly targetRef: string | null;
 }

@@ -1,0 +1,206 @@
+/**
+ * kube-proxy's iptables-mode rule generator, ported from `syncProxyRules` in
+ * pkg/proxy/iptables/proxier.go. Followed: kube-proxy v1.34/v1.35 (kubernetes master of late
+ * 2025; checked against the test suite at commit 6c763fd5, see src/conformance). What kube-proxy
+ * does with the result is `iptables-restore --noflush --counters` of `restoreInput`, after
+ * making sure the jumps from the built-in chains exist (see bootstrap.ts).
+ *
+ * Differences from a real sync, all because this is one stateless full sync: no `-X` lines for
+ * stale chains, service ports in input order (kube-proxy iterates a Go map), no partial syncs.
+ */
+import type { ProxierInput } from '../model.ts';
+import { assembleDump, jumpRules } from './bootstrap.ts';
+import { deriveSettings, type ProxierSettings } from './config.ts';
+import {
+  buildEndpointsMap,
+  categorizeEndpoints,
+  servicePortKey,
+  type ProxyEndpoint,
+} from './endpoints.ts';
+import {
+  chainLine,
+  writeServicePort,
+  type LineBuffers,
+  type ServicePortRules,
+  type SyncContext,
+} from './service-rules.ts';
+import { servicePortInfos } from './service.ts';
+
+/** Above this many endpoints kube-proxy drops endpoint comments (largeClusterEndpointsThreshold). */
+export const LARGE_CLUSTER_ENDPOINTS = 1000;
+
+export interface ChainOwner {
+  /** Service port name `ns/name:port`. */
+  readonly servicePort: string;
+  readonly kind: 'cluster' | 'local' | 'external' | 'firewall' | 'endpoint';
+  /** For endpoint chains: `ip:port`. */
+  readonly endpoint?: string;
+}
+
+export interface GeneratedRules {
+  readonly family: 4 | 6;
+  /** Exactly what kube-proxy feeds to `iptables-restore --noflush` (its iptablesData buffer). */
+  readonly restoreInput: string;
+  /**
+   * A self-contained dump for an empty network namespace: built-in chain declarations, the
+   * jumps kube-proxy ensures from the built-in chains, then `restoreInput`'s chains and rules.
+   */
+  readonly dump: string;
+  readonly settings: ProxierSettings;
+  readonly largeClusterMode: boolean;
+  readonly servicePorts: readonly ServicePortRules[];
+  /** Every per-service chain of the nat table, mapped to its service port. */
+  readonly chainOwners: ReadonlyMap<string, ChainOwner>;
+  readonly counts: {
+    readonly filterRules: number;
+    readonly natRules: number;
+    readonly natChains: number;
+  };
+}
+
+/** `fmt.Sprintf("%0.10f", 1.0/float64(n))`: exact decimal rounding, ties to even like Go. */
+export function computeProbability(n: number): string {
+  const scale = 1e10;
+  let q = Math.floor(scale / n);
+  const r = scale - q * n;
+  if (2 * r > n || (2 * r === n && q % 2 === 1)) q++;
+  const digits = String(q).padStart(11, '0');
+  return `${digits.slice(0, -10)}.${digits.slice(-10)}`;
+}
+
+export function generateProxierRules(input: ProxierInput): GeneratedRules {
+  const cfg = input.config;
+  const settings = deriveSettings(cfg);
+  const family = settings.family;
+  const buf: LineBuffers = { filterChains: [], filterRules: [], natChains: [], natRules: [] };
+  const { filterChains, filterRules, natChains, natRules } = buf;
+
+  for (const c of [
+    'KUBE-SERVICES',
+    'KUBE-EXTERNAL-SERVICES',
+    'KUBE-FORWARD',
+    'KUBE-NODEPORTS',
+    'KUBE-PROXY-FIREWALL',
+  ]) {
+    filterChains.push(chainLine(c));
+  }
+  for (const c of ['KUBE-SERVICES', 'KUBE-NODEPORTS', 'KUBE-POSTROUTING', 'KUBE-MARK-MASQ']) {
+    natChains.push(chainLine(c));
+  }
+  const mark = settings.mark;
+  natRules.push(`-A KUBE-POSTROUTING -m mark ! --mark ${mark}/${mark} -j RETURN`);
+  // Clear the mark so a packet that re-traverses the stack is not masqueraded twice.
+  natRules.push(`-A KUBE-POSTROUTING -j MARK --xor-mark ${mark}`);
+  natRules.push(
+    `-A KUBE-POSTROUTING -m comment --comment "kubernetes service traffic requiring SNAT" -j MASQUERADE${cfg.randomFully ? ' --random-fully' : ''}`,
+  );
+  natRules.push(`-A KUBE-MARK-MASQ -j MARK --or-mark ${mark}`);
+  if (family === 4 && settings.localhostNodePorts) {
+    // route_localnet opens 127.0.0.0/8 to the network (issue 90259); kubelet installs the same rule.
+    filterChains.push(chainLine('KUBE-FIREWALL'));
+    filterRules.push(
+      '-A KUBE-FIREWALL -m comment --comment "block incoming localnet connections" -d 127.0.0.0/8 ! -s 127.0.0.0/8 -m conntrack ! --ctstate RELATED,ESTABLISHED,DNAT -j DROP',
+    );
+  }
+
+  const ports = servicePortInfos(input.services, family);
+  const endpointsMap = buildEndpointsMap(input.endpointSlices, family, cfg.nodeName);
+  const endpointsOf = (i: (typeof ports)[number]): readonly ProxyEndpoint[] =>
+    endpointsMap.get(
+      servicePortKey(i.service.namespace, i.service.name, i.port.name, i.protocol),
+    ) ?? [];
+  let totalEndpoints = 0;
+  for (const i of ports) totalEndpoints += endpointsOf(i).length;
+  const largeClusterMode = totalEndpoints > LARGE_CLUSTER_ENDPOINTS;
+  const probabilities: string[] = [];
+  const ctx: SyncContext = {
+    settings,
+    masqueradeAll: cfg.masqueradeAll,
+    nfacct: cfg.nfacct,
+    largeClusterMode,
+    probability: (n) => (probabilities[n] ??= computeProbability(n)),
+  };
+
+  const zone = cfg.zone ?? '';
+  const servicePorts: ServicePortRules[] = [];
+  const chainOwners = new Map<string, ChainOwner>();
+  for (const info of ports) {
+    const cat = categorizeEndpoints(endpointsOf(info), info, cfg.nodeName, zone);
+    const r = writeServicePort(ctx, info, cat, buf);
+    servicePorts.push(r);
+    const own = (chain: string | null, kind: ChainOwner['kind']) => {
+      if (chain !== null) chainOwners.set(chain, { servicePort: info.name, kind });
+    };
+    own(r.externalChain, 'external');
+    own(r.firewallChain, 'firewall');
+    own(r.clusterChain, 'cluster');
+    own(r.localChain, 'local');
+    for (const e of r.endpoints) {
+      chainOwners.set(e.chain, {
+        servicePort: info.name,
+        kind: 'endpoint',
+        endpoint: e.endpoint.text,
+      });
+    }
+  }
+
+  // Tail-call to KUBE-NODEPORTS: must stay the last rule of nat KUBE-SERVICES.
+  const npComment =
+    '-A KUBE-SERVICES -m comment --comment "kubernetes service nodeports; NOTE: this must be the last rule in this chain"';
+  if (settings.nodePortMatchAll) {
+    let dst = '-m addrtype --dst-type LOCAL';
+    // Localhost NodePorts never work on IPv6; on IPv4 only with route_localnet.
+    if (family === 6) dst += ' ! -d ::1/128';
+    else if (!settings.localhostNodePorts) dst += ' ! -d 127.0.0.0/8';
+    natRules.push(`${npComment} ${dst} -j KUBE-NODEPORTS`);
+  } else {
+    for (const ip of settings.nodePortIPs) {
+      const loopback = ip === '::1' || ip.startsWith('127.');
+      if (loopback && (family === 6 || !settings.localhostNodePorts)) continue;
+      natRules.push(`${npComment} -d ${ip} -j KUBE-NODEPORTS`);
+    }
+  }
+
+  // INVALID packets would cause spurious resets unless nf_conntrack_tcp_be_liberal is set.
+  if (!cfg.conntrackTCPLiberal) {
+    const acct = cfg.nfacct ? ' -m nfacct --nfacct-name ct_state_invalid_dropped_pkts' : '';
+    filterRules.push(`-A KUBE-FORWARD -m conntrack --ctstate INVALID${acct} -j DROP`);
+  }
+  filterRules.push(
+    `-A KUBE-FORWARD -m comment --comment "kubernetes forwarding rules" -m mark --mark ${mark}/${mark} -j ACCEPT`,
+  );
+  filterRules.push(
+    '-A KUBE-FORWARD -m comment --comment "kubernetes forwarding conntrack rule" -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT',
+  );
+
+  const restoreInput =
+    `*filter\n${lines(filterChains)}${lines(filterRules)}COMMIT\n` +
+    `*nat\n${lines(natChains)}${lines(natRules)}COMMIT\n`;
+  const dump = assembleDump(buf, jumpRules(), {
+    family,
+    nodeName: cfg.nodeName,
+  });
+  return {
+    family,
+    restoreInput,
+    dump,
+    settings,
+    largeClusterMode,
+    servicePorts,
+    chainOwners,
+    counts: {
+      filterRules: filterRules.length,
+      natRules: natRules.length,
+      natChains: natChains.length,
+    },
+  };
+}
+
+function lines(a: readonly string[]): string {
+  return a.length === 0 ? '' : `${a.join('\n')}\n`;
+}
+
+/** The self-contained iptables-save style dump of the node's kube-proxy rules. */
+export function generateIptablesRules(input: ProxierInput): string {
+  return generateProxierRules(input).dump;
+}
