@@ -9,6 +9,7 @@ import {
   enumerateOutcomes,
   type HostSpec,
   type ProbeSpec,
+  type RouteSpec,
   type TraceEvent,
 } from '../engine/index.ts';
 
@@ -38,35 +39,47 @@ const TRACED_FILTER_CHAINS = new Set([
   'KUBE-PROXY-FIREWALL',
 ]);
 
-/** A node like kube-proxy's fake: eth0 with the node IPs, forwarding on, a default gateway. */
+/**
+ * A node like kube-proxy's fake: eth0 with every node IP of both families (as the fake's
+ * interfaces have), forwarding on, a default gateway per family. The rules go to iptables or
+ * ip6tables by `family`, as kube-proxy runs one proxier per family.
+ */
 export function conformanceHost(
   rules: string,
   localAddresses: readonly string[],
   family: 4 | 6,
 ): HostSpec {
-  const addrs = localAddresses.filter(
-    (a) => (family === 4 ? !a.includes(':') : a.includes(':')) && a !== '127.0.0.1' && a !== '::1',
-  );
+  const addrs = localAddresses.filter((a) => a !== '127.0.0.1' && a !== '::1');
+  const v4 = addrs.filter((a) => !a.includes(':'));
+  const v6 = addrs.filter((a) => a.includes(':'));
+  const routes: RouteSpec[] = [{ to: 'default', via: gateway4(v4[0] ?? '192.168.0.2') }];
+  if (v6[0] !== undefined) routes.push({ to: '::/0', via: gateway6(v6[0]) });
   return {
     name: 'test-node',
     role: 'node',
     interfaces: [
       {
         name: 'eth0',
-        addresses: addrs.map((a) => (family === 4 ? `${a}/24` : `${a}/64`)),
+        addresses: addrs.map((a) => (a.includes(':') ? `${a}/64` : `${a}/24`)),
         segment: 'uplink',
       },
     ],
-    routes: family === 4 ? [{ to: 'default', via: firstGateway(addrs[0] ?? '192.168.0.2') }] : [],
+    routes,
     sysctls: { ipForward: true, routeLocalnet: true },
-    rules,
+    ...(family === 4 ? { rules } : { rules6: rules }),
   };
 }
 
-function firstGateway(ip: string): string {
+function gateway4(ip: string): string {
   const parts = ip.split('.');
   parts[3] = '1';
   return parts.join('.');
+}
+
+/** An address of the same /64 as `ip` for the gateway: `2001:db8::1` -> `2001:db8::fffe`. */
+function gateway6(ip: string): string {
+  if (ip.includes('::')) return `${ip.split('::')[0] ?? ''}::fffe`;
+  return ip.replace(/[0-9a-f]+$/i, 'fffe');
 }
 
 export function flowProbe(flow: Flow, localAddresses: readonly string[]): ProbeSpec {

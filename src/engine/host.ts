@@ -25,6 +25,8 @@ export interface HostSpec {
   readonly ipsets?: readonly IpsetSpec[];
   /** iptables-save text; empty or absent means no netfilter tables (and no conntrack). */
   readonly rules?: string;
+  /** ip6tables-save text, the IPv6 ruleset (IPv6 packets traverse only this one). */
+  readonly rules6?: string;
 }
 
 export interface InterfaceSpec {
@@ -148,7 +150,11 @@ export function buildHostConfig(spec: HostSpec): {
   const lo: Iface = {
     name: 'lo',
     kind: 'loopback',
-    addrs: [{ ip: '127.0.0.1', prefix: 8, family: 4 }],
+    // Linux gives lo both loopback addresses.
+    addrs: [
+      { ip: '127.0.0.1', prefix: 8, family: 4 },
+      { ip: '::1', prefix: 128, family: 6 },
+    ],
     segment: null,
   };
   ifaces.set('lo', lo);

@@ -11,6 +11,8 @@ export interface HostRuntime {
   readonly config: HostConfig;
   /** Null when the host has no netfilter tables at all (then no conntrack either). */
   readonly ruleset: Ruleset | null;
+  /** The ip6tables ruleset (HostSpec.rules6), same convention. */
+  readonly ruleset6: Ruleset | null;
   readonly sets: ReadonlyMap<string, CompiledSet>;
 }
 
@@ -31,21 +33,23 @@ export function buildHost(
   const { config, problems: cfgProblems } = buildHostConfig(spec);
   for (const p of cfgProblems)
     problems.push({ host: spec.name, field: p.field, message: p.message });
-  let rs: Ruleset | null = ruleset ?? null;
-  if (!rs && spec.rules && spec.rules.trim() !== '') {
-    const parsed = parseRuleset(spec.rules);
+  const parse = (text: string | undefined, family: 4 | 6, field: string): Ruleset | null => {
+    if (!text || text.trim() === '') return null;
+    const parsed = parseRuleset(text, { family });
     for (const d of parsed.diagnostics) {
       if (d.severity === 'error')
         problems.push({
           host: spec.name,
-          field: 'rules',
+          field,
           message: `line ${d.line}, column ${d.column}: ${d.message}`,
           diagnostic: d,
         });
     }
-    rs = parsed.ruleset;
-  }
+    return parsed.ruleset.tables.size === 0 ? null : parsed.ruleset;
+  };
+  let rs: Ruleset | null = ruleset ?? parse(spec.rules, 4, 'rules');
   if (rs && rs.tables.size === 0) rs = null;
+  const rs6 = parse(spec.rules6, 6, 'rules6');
   const sets = new Map<string, CompiledSet>();
   (spec.ipsets ?? []).forEach((s, i) => {
     const c = compileIpset(s);
@@ -53,7 +57,7 @@ export function buildHost(
     else sets.set(s.name, c);
   });
   if (problems.length) return { host: null, problems };
-  return { host: { spec, config, ruleset: rs, sets }, problems };
+  return { host: { spec, config, ruleset: rs, ruleset6: rs6, sets }, problems };
 }
 
 /** One end of a TCP/UDP conversation opened by a probe, waiting for its answer. */

@@ -151,11 +151,16 @@ function doNat(
   return 'ok';
 }
 
+/** iptables for IPv4 packets, ip6tables for IPv6 ones (separate rulesets in the kernel). */
+function rulesetFor(env: StackEnv, pkt: Packet): HostRuntime['ruleset'] {
+  return pkt.dst.includes(':') ? env.host.ruleset6 : env.host.ruleset;
+}
+
 type HookOutcome = { readonly kind: 'accept' } | Exclude<TableVerdict, { kind: 'accept' }>;
 
 /** Runs every table registered at `hook`, in priority order, with conntrack and NAT where they sit. */
 function runHook(env: StackEnv, t: Traversal): HookOutcome {
-  const rs = env.host.ruleset;
+  const rs = rulesetFor(env, t.pkt);
   if (!rs) return { kind: 'accept' };
   const cenv = chainEnv(env);
   for (const name of HOOK_TABLES[t.hook]) {
@@ -481,7 +486,7 @@ export function receive(
     inIf,
     null,
     null,
-    looped ?? (env.host.ruleset ? PENDING : NO_CT),
+    looped ?? (rulesetFor(env, pkt) ? PENDING : NO_CT),
   );
   const v = runHook(env, pre);
   if (v.kind !== 'accept') return verdictResult(v, pre);
@@ -677,7 +682,7 @@ export function output(env: StackEnv, pkt: Packet, ct: CtInfo | null = null): St
     null,
     r0.dev,
     r0.nextHop,
-    ct ?? (env.host.ruleset ? PENDING : NO_CT),
+    ct ?? (rulesetFor(env, p) ? PENDING : NO_CT),
   );
   const v = runHook(env, out);
   if (v.kind !== 'accept') return verdictResult(v, out);
