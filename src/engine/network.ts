@@ -5,8 +5,8 @@
  */
 import type { Chooser } from './choice.ts';
 import { tupleOf, type CtInfo } from './conntrack.ts';
-import { isLocalAddr, type HostSpec } from './host.ts';
-import { isLoopback } from './ip.ts';
+import { isLocalAddr, longestMatch, type HostConfig, type HostSpec } from './host.ts';
+import { ipToNum, isLoopback } from './ip.ts';
 import { ICMP_DEST_UNREACH, RST_ACK, SYN_ACK, type Packet } from './packet.ts';
 import {
   buildHost,
@@ -540,13 +540,35 @@ export function resolveNextHop(
     if (!rt) return false;
     const cfg = rt.config;
     const iface = cfg.ifaces.get(m.iface);
-    if (iface?.kind === 'veth' && members.length === 1) return true;
+    // A veth peer is no exception: it answers ARP by the same rules as any interface.
     if (iface?.addrs.some((a) => a.ip === nextHop)) return true;
     // arp_ignore=0: any local address of the host, on any interface, is answered.
     if (cfg.arpIgnore === 0 && isLocalAddr(cfg, nextHop) && !isLoopback(nextHop)) return true;
-    return rt.spec.interfaces.find((i) => i.name === m.iface)?.proxyArp === true && cfg.ipForward;
+    const proxy = rt.spec.interfaces.find((i) => i.name === m.iface)?.proxyArp === true;
+    return proxy && cfg.ipForward && proxyArpRoutes(cfg, nextHop, m.iface);
   });
   return answers[0] ?? null;
+}
+
+/**
+ * proxy_arp answers only for a target the host routes as unicast out of another interface
+ * (net/ipv4/arp.c arp_process: ip_route_input_noref, then arp_fwd_proxy returns 0 when
+ * rt->dst.dev is the interface the request came in on). A Calico-style `169.254.1.1` gateway
+ * therefore needs a route (usually the node's default route) on the node: checked on Linux 6.18.
+ */
+function proxyArpRoutes(cfg: HostConfig, target: string, inIf: string): boolean {
+  const n = ipToNum(target);
+  const route = n === null ? null : longestMatch(cfg, n);
+  if (!route || route.type !== 'unicast') return false;
+  const devOf = (dev: string | null, via: string | null): string | null => {
+    if (dev !== null || via === null) return dev;
+    const vn = ipToNum(via);
+    return (vn === null ? null : longestMatch(cfg, vn))?.dev ?? null;
+  };
+  const devs = route.nexthops.length
+    ? route.nexthops.map((h) => devOf(h.dev ?? route.dev, h.via))
+    : [devOf(route.dev, route.via)];
+  return devs.some((d) => d !== null && d !== inIf);
 }
 
 function socketLayer(

@@ -6,6 +6,8 @@ export const NODE_IP = '192.168.50.38';
 export const WORKER_IP = '192.168.50.39';
 export const CLIENT_IP = '192.168.50.10';
 export const POD_IP = '10.244.1.5';
+/** The LAN's router; no host plays it, only routes point at it. */
+export const ROUTER_IP = '192.168.50.1';
 
 /** kube-proxy-shaped rules for LoadBalancer Service lb-port22-test (VIP:22 -> pod:80), eTP Cluster. */
 export const LB_RULES = `*filter
@@ -81,7 +83,12 @@ export function vip22Network(rules: string | null): NetworkSpec {
         proxyArp: true,
       },
     ],
-    routes: [{ to: `${POD_IP}/32`, dev: 'veth-nettest' }],
+    // The default route (to the homelab router) is what lets proxy_arp on veth-nettest answer
+    // the pod's ARP for its 169.254.1.1 gateway: without it the pod cannot reply at all.
+    routes: [
+      { to: `${POD_IP}/32`, dev: 'veth-nettest' },
+      { to: 'default', via: ROUTER_IP },
+    ],
     sysctls: { ipForward: true },
   };
   const pod: HostSpec = {

@@ -1,0 +1,74 @@
+/**
+ * L2 behaviours of the multi-host driver that the real-kernel suite (src/kernel) revealed.
+ * Each case was observed on Linux 6.18 in network namespaces before it was written here.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildNetwork, simulate, type NetworkSpec, type RouteSpec } from './index.ts';
+
+/** A node and a Calico-style pod: the pod's gateway 169.254.1.1 exists on nobody. */
+function podNetwork(opts: { proxyArp: boolean; nodeRoutes: readonly RouteSpec[] }): NetworkSpec {
+  return {
+    hosts: [
+      {
+        name: 'node',
+        interfaces: [
+          { name: 'eth0', addresses: ['192.168.50.39/24'], segment: 'lan' },
+          { name: 'cali1', addresses: [], kind: 'veth', segment: 'p', proxyArp: opts.proxyArp },
+        ],
+        routes: [{ to: '10.244.1.5/32', dev: 'cali1' }, ...opts.nodeRoutes],
+        sysctls: { ipForward: true },
+      },
+      {
+        name: 'pod',
+        interfaces: [{ name: 'eth0', addresses: ['10.244.1.5/32'], kind: 'veth', segment: 'p' }],
+        routes: [
+          { to: '169.254.1.1/32', dev: 'eth0' },
+          { to: 'default', via: '169.254.1.1', dev: 'eth0' },
+        ],
+        listeners: [{ process: 'web', proto: 'tcp', address: '0.0.0.0', port: 80 }],
+      },
+    ],
+  };
+}
+
+function connectToPod(spec: NetworkSpec) {
+  const { network, problems } = buildNetwork(spec);
+  if (!network) throw new Error(JSON.stringify(problems));
+  return simulate(network, {
+    kind: 'connect',
+    from: 'node',
+    proto: 'tcp',
+    dst: '10.244.1.5',
+    dport: 80,
+  });
+}
+
+describe('proxy ARP (net/ipv4/arp.c arp_process / arp_fwd_proxy)', () => {
+  it('answers for the pod gateway when the node routes it out of another interface', () => {
+    const sim = connectToPod(
+      podNetwork({ proxyArp: true, nodeRoutes: [{ to: 'default', via: '192.168.50.1' }] }),
+    );
+    expect(sim.outcome).toMatchObject({ kind: 'answered', host: 'pod', srcSeen: '192.168.50.39' });
+  });
+
+  it('stays silent when the node has no route to the target: the pod cannot reply', () => {
+    const sim = connectToPod(podNetwork({ proxyArp: true, nodeRoutes: [] }));
+    expect(sim.outcome.kind).toBe('timeout');
+    const arp = sim.events.find((e) => e.type === 'drop' && e.reason === 'arp-failed');
+    expect(arp?.host).toBe('pod');
+  });
+
+  it('stays silent when the route points back out of the interface the request came in on', () => {
+    const sim = connectToPod(
+      podNetwork({ proxyArp: true, nodeRoutes: [{ to: '169.254.0.0/16', dev: 'cali1' }] }),
+    );
+    expect(sim.outcome.kind).toBe('timeout');
+  });
+
+  it('a veth peer without proxy_arp answers only for its own addresses', () => {
+    const sim = connectToPod(
+      podNetwork({ proxyArp: false, nodeRoutes: [{ to: 'default', via: '192.168.50.1' }] }),
+    );
+    expect(sim.outcome.kind).toBe('timeout');
+  });
+});
