@@ -4,7 +4,7 @@
  * traffic-policy sets (pkg/proxy/topology.go, `CategorizeEndpoints`). Followed: kube-proxy
  * v1.34/v1.35 (node hints for PreferSameNode, zone hints, serving-terminating fallback).
  */
-import { canonicalIp, ipFamily } from '../../engine/index.ts';
+import { ipOfFamily } from './addr.ts';
 import type { EndpointSliceModel, Protocol } from '../model.ts';
 
 export interface ProxyEndpoint {
@@ -50,8 +50,8 @@ export function buildEndpointsMap(
       for (const ep of slice.endpoints) {
         const first = ep.addresses[0];
         if (first === undefined) continue;
-        const ip = canonicalIp(first);
-        if (ip === null || ipFamily(ip) !== family) continue;
+        const ip = ipOfFamily(first, family);
+        if (ip === null) continue;
         const text = joinHostPort(ip, sp.port);
         if (set.has(text) && ep.terminating) continue;
         const forNodes = ep.hints?.forNodes ?? [];

@@ -49,8 +49,6 @@ export interface GeneratedRules {
   readonly settings: ProxierSettings;
   readonly largeClusterMode: boolean;
   readonly servicePorts: readonly ServicePortRules[];
-  /** Every per-service chain of the nat table, mapped to its service port. */
-  readonly chainOwners: ReadonlyMap<string, ChainOwner>;
   readonly counts: {
     readonly filterRules: number;
     readonly natRules: number;
@@ -123,25 +121,9 @@ export function generateProxierRules(input: ProxierInput): GeneratedRules {
 
   const zone = cfg.zone ?? '';
   const servicePorts: ServicePortRules[] = [];
-  const chainOwners = new Map<string, ChainOwner>();
   for (const info of ports) {
     const cat = categorizeEndpoints(endpointsOf(info), info, cfg.nodeName, zone);
-    const r = writeServicePort(ctx, info, cat, buf);
-    servicePorts.push(r);
-    const own = (chain: string | null, kind: ChainOwner['kind']) => {
-      if (chain !== null) chainOwners.set(chain, { servicePort: info.name, kind });
-    };
-    own(r.externalChain, 'external');
-    own(r.firewallChain, 'firewall');
-    own(r.clusterChain, 'cluster');
-    own(r.localChain, 'local');
-    for (const e of r.endpoints) {
-      chainOwners.set(e.chain, {
-        servicePort: info.name,
-        kind: 'endpoint',
-        endpoint: e.endpoint.text,
-      });
-    }
+    servicePorts.push(writeServicePort(ctx, info, cat, buf));
   }
 
   // Tail-call to KUBE-NODEPORTS: must stay the last rule of nat KUBE-SERVICES.
@@ -173,13 +155,18 @@ export function generateProxierRules(input: ProxierInput): GeneratedRules {
     '-A KUBE-FORWARD -m comment --comment "kubernetes forwarding conntrack rule" -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT',
   );
 
+  // Each buffer is joined once; both outputs share the pieces.
+  const texts = {
+    filterChains: lines(filterChains),
+    filterRules: lines(filterRules),
+    natChains: lines(natChains),
+    natRules: lines(natRules),
+    declaresFirewall: filterChains.includes(chainLine('KUBE-FIREWALL')),
+  };
   const restoreInput =
-    `*filter\n${lines(filterChains)}${lines(filterRules)}COMMIT\n` +
-    `*nat\n${lines(natChains)}${lines(natRules)}COMMIT\n`;
-  const dump = assembleDump(buf, jumpRules(), {
-    family,
-    nodeName: cfg.nodeName,
-  });
+    `*filter\n${texts.filterChains}${texts.filterRules}COMMIT\n` +
+    `*nat\n${texts.natChains}${texts.natRules}COMMIT\n`;
+  const dump = assembleDump(texts, jumpRules(), { family, nodeName: cfg.nodeName });
   return {
     family,
     restoreInput,
@@ -187,13 +174,34 @@ export function generateProxierRules(input: ProxierInput): GeneratedRules {
     settings,
     largeClusterMode,
     servicePorts,
-    chainOwners,
     counts: {
       filterRules: filterRules.length,
       natRules: natRules.length,
       natChains: natChains.length,
     },
   };
+}
+
+/** Every per-service chain of the nat table, mapped to its service port (built on demand). */
+export function chainOwners(rules: GeneratedRules): Map<string, ChainOwner> {
+  const owners = new Map<string, ChainOwner>();
+  for (const r of rules.servicePorts) {
+    const own = (chain: string | null, kind: ChainOwner['kind']) => {
+      if (chain !== null) owners.set(chain, { servicePort: r.info.name, kind });
+    };
+    own(r.externalChain, 'external');
+    own(r.firewallChain, 'firewall');
+    own(r.clusterChain, 'cluster');
+    own(r.localChain, 'local');
+    for (const e of r.endpoints) {
+      owners.set(e.chain, {
+        servicePort: r.info.name,
+        kind: 'endpoint',
+        endpoint: e.endpoint.text,
+      });
+    }
+  }
+  return owners;
 }
 
 function lines(a: readonly string[]): string {

@@ -9,9 +9,20 @@ import { sha256 } from '@noble/hashes/sha2.js';
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const encoder = new TextEncoder();
 
+/** UTF-8 bytes; names are ASCII in practice, so skip TextEncoder's per-call overhead then. */
+function utf8(text: string): Uint8Array {
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 127) return encoder.encode(text);
+    out[i] = c;
+  }
+  return out;
+}
+
 /** `H16(s)`: 16 base32 characters of SHA-256(s). */
 export function hash16(text: string): string {
-  const d = sha256(encoder.encode(text));
+  const d = sha256(utf8(text));
   let out = '';
   // Two 5-byte groups, 8 characters each (40 bits); numbers stay below 2^40, exact in a double.
   for (let g = 0; g < 10; g += 5) {

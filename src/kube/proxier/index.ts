@@ -6,6 +6,7 @@
 export {
   generateIptablesRules,
   generateProxierRules,
+  chainOwners,
   computeProbability,
   LARGE_CLUSTER_ENDPOINTS,
 } from './generate.ts';

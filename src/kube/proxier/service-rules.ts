@@ -245,8 +245,15 @@ export function writeServicePort(
   }
 
   const endpoints: EndpointRules[] = [];
-  const inCluster = new Set(usesClusterChain ? clusterEndpoints.map((e) => e.text) : []);
-  const inLocal = new Set(usesLocalChain ? localEndpoints.map((e) => e.text) : []);
+  // `reachable` is usually the cluster list itself; only build lookups when it is not.
+  const member = (used: boolean, list: readonly ProxyEndpoint[]) => {
+    if (!used) return () => false;
+    if (list === cat.reachable) return () => true;
+    const set = new Set(list.map((e) => e.text));
+    return (ep: ProxyEndpoint) => set.has(ep.text);
+  };
+  const inCluster = member(usesClusterChain, clusterEndpoints);
+  const inLocal = member(usesLocalChain, localEndpoints);
   for (const ep of cat.reachable) {
     const chain = chainOf(ep);
     natChains.push(chainLine(chain));
@@ -258,8 +265,8 @@ export function writeServicePort(
     endpoints.push({
       endpoint: ep,
       chain,
-      inCluster: inCluster.has(ep.text),
-      inLocal: inLocal.has(ep.text),
+      inCluster: inCluster(ep),
+      inLocal: inLocal(ep),
     });
   }
 

@@ -3,7 +3,8 @@
  * `newBaseServiceInfo`; pkg/api/v1/service/util.go; pkg/proxy/iptables/proxier.go,
  * `newServiceInfo`), for one IP family. Followed: kube-proxy v1.34/v1.35.
  */
-import { canonicalIp, ipFamily, parseCidr } from '../../engine/index.ts';
+import { parseCidr } from '../../engine/index.ts';
+import { ipOfFamily } from './addr.ts';
 import type { Protocol, ServiceModel, ServicePortModel } from '../model.ts';
 import { CHAIN_PREFIX, portProtoHash } from './hash.ts';
 
@@ -48,8 +49,8 @@ export function servicePortName(ns: string, name: string, port: string): string 
 function ipsOfFamily(texts: readonly string[], family: 4 | 6): string[] {
   const out: string[] = [];
   for (const t of texts) {
-    const ip = canonicalIp(t.trim());
-    if (ip !== null && ipFamily(ip) === family) out.push(ip);
+    const ip = ipOfFamily(t.trim(), family);
+    if (ip !== null) out.push(ip);
   }
   return out;
 }
@@ -78,8 +79,8 @@ export function servicePortInfos(
   const out: ServicePortInfo[] = [];
   for (const svc of services) {
     if (svc.type === 'ExternalName' || svc.clusterIP === null) continue;
-    const clusterIP = canonicalIp(svc.clusterIP);
-    if (clusterIP === null || ipFamily(clusterIP) !== family) continue;
+    const clusterIP = ipOfFamily(svc.clusterIP, family);
+    if (clusterIP === null) continue;
     // ExternallyAccessible / ExternalPolicyLocal / NeedsHealthCheck of the API helpers.
     const apiExternal =
       svc.type === 'LoadBalancer' ||
