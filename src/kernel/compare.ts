@@ -1,0 +1,254 @@
+/**
+ * Puts a kernel probe and the engine's prediction side by side: outcome (who answered, or
+ * refused / timeout), the source address the listener saw, and per host the sequence of
+ * `table:chain:rule:N:VERDICT` events for the first packet and for the first reply.
+ */
+import {
+  buildNetwork,
+  simulate,
+  xtablesNotation,
+  type NetworkSpec,
+  type Outcome,
+  type ProbeSpec,
+  type TraceEvent,
+} from '../engine/index.ts';
+import type { AgentResult } from './agents.ts';
+import { kernelNotation, type HandleMap, type KernelBlock } from './kernel-trace.ts';
+import type { KernelLab, KernelProbe, KernelProbeResult } from './lab.ts';
+
+/** The three outcomes of DOMAIN.md, plus what the probe reported in detail. */
+export type Verdict =
+  | {
+      readonly kind: 'answered';
+      readonly reply: string;
+      readonly srcSeen: string;
+      readonly srcPortSeen: number;
+    }
+  | { readonly kind: 'refused'; readonly errno: string }
+  | { readonly kind: 'timeout' }
+  | { readonly kind: 'other'; readonly what: string };
+
+/** The errno a client socket gets for an ICMP unreachable code (net/ipv4/icmp.c icmp_err_convert). */
+const VIA_ERRNO: Readonly<Record<string, string>> = {
+  'tcp-reset': 'ECONNREFUSED',
+  'icmp-port-unreachable': 'ECONNREFUSED',
+  'icmp-net-unreachable': 'ENETUNREACH',
+  'icmp-host-unreachable': 'EHOSTUNREACH',
+  'icmp-admin-prohibited': 'EHOSTUNREACH',
+  'icmp-code-9': 'ENETUNREACH',
+  'icmp-code-10': 'EHOSTUNREACH',
+};
+
+export function kernelVerdict(r: AgentResult): Verdict {
+  switch (r.kind) {
+    case 'answered':
+      return { kind: 'answered', reply: r.reply, srcSeen: r.srcSeen, srcPortSeen: r.srcPortSeen };
+    case 'timeout':
+      return r.connected
+        ? { kind: 'other', what: 'connected, but no answer' }
+        : { kind: 'timeout' };
+    case 'error':
+      return ['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH'].includes(r.code)
+        ? { kind: 'refused', errno: r.code }
+        : { kind: 'other', what: r.code };
+    default:
+      return { kind: 'other', what: `garbled answer: ${r.text}` };
+  }
+}
+
+export function engineVerdict(o: Outcome): Verdict {
+  switch (o.kind) {
+    case 'answered':
+      return { kind: 'answered', reply: o.reply, srcSeen: o.srcSeen, srcPortSeen: o.srcPortSeen };
+    case 'refused':
+      return { kind: 'refused', errno: VIA_ERRNO[o.via] ?? `?${o.via}` };
+    case 'unreachable':
+      // A local routing failure: connect() fails at once (no route: ENETUNREACH).
+      return { kind: 'refused', errno: o.reason.includes('ARP') ? 'EHOSTUNREACH' : 'ENETUNREACH' };
+    case 'timeout':
+      return { kind: 'timeout' };
+    default:
+      return { kind: 'other', what: o.kind };
+  }
+}
+
+/** `answered SSH-2.0 src=192.168.50.10` — what tests compare, without the source port. */
+export function verdictText(v: Verdict): string {
+  switch (v.kind) {
+    case 'answered':
+      return `answered "${v.reply}" src=${v.srcSeen}`;
+    case 'refused':
+      return `refused ${v.errno}`;
+    case 'timeout':
+      return 'timeout';
+    default:
+      return `other ${v.what}`;
+  }
+}
+
+const TCP_FLAGS = ['SYN', 'ACK', 'RST', 'FIN', 'PSH', 'URG'];
+
+function isTcp(b: KernelBlock): boolean {
+  return b.fields.SPORT !== undefined && TCP_FLAGS.some((f) => b.flags.has(f));
+}
+
+/**
+ * The blocks of the probe's first packet and of the first packet answering it. A packet is
+ * recognised across hooks and hosts by its IP ID, which neither forwarding nor NAT changes; a
+ * retransmitted SYN gets a new ID and is left out (the engine sends the first packet once).
+ */
+export function selectPackets(
+  blocks: readonly KernelBlock[],
+  probe: KernelProbeResult['probe'],
+): { first: KernelBlock[]; reply: KernelBlock[] } {
+  const sport = String(probe.sport);
+  const isFirst = (b: KernelBlock) =>
+    probe.proto === 'tcp'
+      ? isTcp(b) && b.flags.has('SYN') && !b.flags.has('ACK')
+      : !isTcp(b) && b.fields.SPORT === sport;
+  const isReply = (b: KernelBlock) =>
+    b.fields.SPORT === undefined || // ICMP error
+    (probe.proto === 'tcp'
+      ? isTcp(b) && (b.flags.has('RST') || (b.flags.has('SYN') && b.flags.has('ACK')))
+      : !isTcp(b) && b.fields.DPORT === sport);
+  const pick = (pred: (b: KernelBlock) => boolean) => {
+    const head = blocks.find(pred);
+    return head ? blocks.filter((b) => pred(b) && b.fields.ID === head.fields.ID) : [];
+  };
+  return { first: pick(isFirst), reply: pick(isReply) };
+}
+
+export function kernelSequence(blocks: readonly KernelBlock[], handles: HandleMap): string[] {
+  return blocks.flatMap((b) => b.events.map((e) => kernelNotation(e, handles)));
+}
+
+export interface EngineSequence {
+  readonly seq: string[];
+  /** Engine events the kernel cannot show, and why (left out of `seq`). */
+  readonly skipped: string[];
+}
+
+/**
+ * The engine's rule events for one packet on one host, as the kernel reports them:
+ * - no `return` events at the end of a user chain: nf_tables (Linux 6.x) traces nothing when
+ *   a chain runs out of rules, only the caller's next rule (explicit `-j RETURN` rules stay);
+ * - no policy event for a built-in chain the dump did not declare (engine `implicit`) when the
+ *   kernel does not have it: iptables-nft creates only declared or used base chains.
+ */
+export function engineSequence(
+  events: readonly TraceEvent[],
+  host: string,
+  packetId: number,
+  handles: HandleMap,
+): EngineSequence {
+  const seq: string[] = [];
+  const skipped: string[] = [];
+  let implicit = false;
+  for (const e of events) {
+    if (e.host !== host || e.packetId !== packetId) continue;
+    if (e.type === 'hook') implicit = e.implicit;
+    const n = xtablesNotation(e);
+    if (n === null) continue;
+    if (e.type === 'return') skipped.push(`${n} (implicit end of chain)`);
+    else if (e.type === 'policy' && implicit && !handles.chains.has(`${e.table}/${e.chain}`)) {
+      skipped.push(`${n} (chain not declared, absent in iptables-nft)`);
+    } else seq.push(n);
+  }
+  return { seq, skipped };
+}
+
+export interface TraceComparison {
+  readonly host: string;
+  readonly packet: 'first' | 'reply';
+  readonly kernel: readonly string[];
+  readonly engine: readonly string[];
+  readonly skipped: readonly string[];
+}
+
+export interface CrossCheck {
+  readonly probe: KernelProbeResult['probe'];
+  readonly kernel: Verdict;
+  readonly engine: Verdict;
+  readonly raw: KernelProbeResult;
+  readonly outcome: Outcome;
+  readonly events: readonly TraceEvent[];
+  readonly traces: readonly TraceComparison[];
+}
+
+/**
+ * Kernel blocks against engine events, per traced host, for the first packet (engine packet 1)
+ * and the first packet answering it (engine packet 2).
+ */
+export function compareTraces(
+  handles: ReadonlyMap<string, HandleMap>,
+  raw: KernelProbeResult,
+  events: readonly TraceEvent[],
+): TraceComparison[] {
+  const out: TraceComparison[] = [];
+  for (const [host, blocks] of raw.traces) {
+    const h = handles.get(host);
+    if (!h) continue;
+    const sel = selectPackets(blocks, raw.probe);
+    for (const [packet, id] of [
+      ['first', 1],
+      ['reply', 2],
+    ] as const) {
+      const eng = engineSequence(events, host, id, h);
+      out.push({
+        host,
+        packet,
+        kernel: kernelSequence(sel[packet], h),
+        engine: eng.seq,
+        skipped: eng.skipped,
+      });
+    }
+  }
+  return out;
+}
+
+/** The probe as the engine takes it: same tuple, no client timeout. */
+export function engineProbe(p: KernelProbeResult['probe']): ProbeSpec {
+  const probe: ProbeSpec & { timeoutMs?: number } = { ...p };
+  delete probe.timeoutMs;
+  return probe;
+}
+
+/** Runs `probe` on the kernel lab and through the engine (same spec, same source port). */
+export async function crossCheck(
+  lab: KernelLab,
+  probe: KernelProbe,
+  spec: NetworkSpec = lab.spec,
+): Promise<CrossCheck> {
+  const raw = await lab.probe(probe);
+  const { network, problems } = buildNetwork(spec);
+  if (!network) throw new Error(`engine refuses the spec: ${JSON.stringify(problems)}`);
+  const sim = simulate(network, engineProbe(raw.probe));
+  return {
+    probe: raw.probe,
+    kernel: kernelVerdict(raw.result),
+    engine: engineVerdict(sim.outcome),
+    raw,
+    outcome: sim.outcome,
+    events: sim.events,
+    traces: compareTraces(lab.handles, raw, sim.events),
+  };
+}
+
+/** Side-by-side text of a comparison, for test failure messages and reports. */
+export function comparisonText(c: CrossCheck): string {
+  const lines = [
+    `probe ${c.probe.from} -> ${c.probe.proto} ${c.probe.dst}:${c.probe.dport} (sport ${c.probe.sport})`,
+    `  kernel: ${verdictText(c.kernel)}`,
+    `  engine: ${verdictText(c.engine)}`,
+  ];
+  for (const t of c.traces) {
+    lines.push(`  ${t.host} ${t.packet} packet:`);
+    const n = Math.max(t.kernel.length, t.engine.length);
+    for (let i = 0; i < n; i++) {
+      const k = t.kernel[i] ?? '';
+      const e = t.engine[i] ?? '';
+      lines.push(`    ${k === e ? ' ' : '!'} ${k.padEnd(48)} | ${e}`);
+    }
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,184 @@
+/**
+ * A NetworkSpec running on the real kernel: namespaces, listeners, probe agents and trace
+ * monitors. Probes run one at a time; each one's kernel trace is the monitor output between
+ * the probe's start and a marker packet sent after it (netlink delivers events in order).
+ */
+import type { HostSpec, NetworkSpec, ProbeSpec } from '../engine/index.ts';
+import { LineProcess, ProbeAgent, startListeners, type AgentResult } from './agents.ts';
+import {
+  installTraceTable,
+  isMarker,
+  isMarkerLine,
+  parseMonitor,
+  readHandles,
+  type HandleMap,
+  type KernelBlock,
+} from './kernel-trace.ts';
+import { buildTopology, type Topology } from './topology.ts';
+
+/** A connection attempt, as the engine's ProbeSpec, with an optional client timeout. */
+export type KernelProbe = Extract<ProbeSpec, { kind: 'connect' }> & { readonly timeoutMs?: number };
+
+export interface KernelProbeResult {
+  /** The probe as run: `sport` is always set, so the engine can replay the same tuple. */
+  readonly probe: KernelProbe & { readonly sport: number };
+  readonly result: AgentResult;
+  /** Per traced host: the monitor's blocks seen while this probe ran. */
+  readonly traces: ReadonlyMap<string, readonly KernelBlock[]>;
+}
+
+export interface LabOptions {
+  /** Hosts whose rule trace is captured; default: every host with rules. */
+  readonly trace?: readonly string[];
+  /** Client timeout per probe (ms); default 1500. */
+  readonly timeoutMs?: number;
+  /** First source port given to probes without one; default 40100. */
+  readonly firstPort?: number;
+}
+
+const DEFAULT_TIMEOUT = 1500;
+
+export class KernelLab {
+  private readonly agents = new Map<string, ProbeAgent>();
+  private readonly monitors = new Map<string, LineProcess>();
+  /** Per traced host: where nft handles sit in their chains, read after the rules were loaded. */
+  readonly handles = new Map<string, HandleMap>();
+  private nextPort: number;
+  /** Marker destination ports; kept clear of the probes' source ports. */
+  private nextMark = 20000;
+  private closed = false;
+
+  private constructor(
+    readonly spec: NetworkSpec,
+    readonly topo: Topology,
+    private readonly options: LabOptions,
+  ) {
+    this.nextPort = options.firstPort ?? 40100;
+  }
+
+  /** Builds the namespaces, starts listeners and trace monitors. Tears down on failure. */
+  static async start(spec: NetworkSpec, options: LabOptions = {}): Promise<KernelLab> {
+    const topo = buildTopology(spec);
+    const lab = new KernelLab(spec, topo, options);
+    try {
+      for (const h of spec.hosts) await startListeners(topo, h);
+      const traced = options.trace ?? spec.hosts.filter(hasRules).map((h) => h.name);
+      for (const host of traced) await lab.startMonitor(host);
+      return lab;
+    } catch (e) {
+      lab.close();
+      throw e;
+    }
+  }
+
+  private nsOf(host: string): string {
+    const ns = this.topo.ns.get(host);
+    if (!ns) throw new Error(`no host named ${host}`);
+    return ns;
+  }
+
+  private agent(host: string): ProbeAgent {
+    let a = this.agents.get(host);
+    if (!a) this.agents.set(host, (a = new ProbeAgent(this.topo, this.nsOf(host))));
+    return a;
+  }
+
+  private async startMonitor(host: string): Promise<void> {
+    const ns = this.nsOf(host);
+    installTraceTable(ns);
+    this.handles.set(host, readHandles(ns));
+    // Line-buffered: the monitor's stdout is a pipe, and we slice its output by time.
+    const mon = new LineProcess(this.topo, ns, 'stdbuf', ['-oL', 'xtables-monitor', '--trace']);
+    this.monitors.set(host, mon);
+    // The monitor has subscribed once it reports a marker packet; until then, keep marking.
+    for (let i = 0; i < 40; i++) {
+      if (await this.mark(host, mon, 0, 150)) return;
+    }
+    throw new Error(`xtables-monitor in ${ns} reports nothing: ${mon.stderr}`);
+  }
+
+  /**
+   * Sends a marker datagram through `host`'s stack and waits until its monitor prints it: every
+   * event before that line has been delivered. Returns the marker's line index, or null.
+   */
+  private async mark(
+    host: string,
+    mon: LineProcess,
+    from: number,
+    timeoutMs: number,
+  ): Promise<number | null> {
+    const nonce = this.nextMark++;
+    await this.agent(host).mark(nonce);
+    const m = await mon.waitFor((l) => isMarkerLine(l, nonce), from, timeoutMs);
+    return m ? m.index : null;
+  }
+
+  /** Re-reads rule handles, after a test changed a host's rules with iptables-restore. */
+  refreshHandles(): void {
+    for (const host of this.monitors.keys()) this.handles.set(host, readHandles(this.nsOf(host)));
+  }
+
+  /** Runs one probe and collects the trace of every monitored host. */
+  async probe(p: KernelProbe): Promise<KernelProbeResult> {
+    if (this.closed) throw new Error('lab is closed');
+    const sport = p.sport ?? this.nextPort++;
+    const probe = { ...p, sport };
+    if (probe.proto !== 'tcp' && probe.proto !== 'udp')
+      throw new Error(`kernel probes speak tcp and udp, not ${probe.proto}`);
+    const starts = new Map([...this.monitors].map(([h, m]) => [h, m.lines.length]));
+    const result = await this.agent(p.from).probe({
+      proto: probe.proto,
+      dst: probe.dst,
+      dport: probe.dport,
+      sport,
+      timeoutMs: p.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT,
+      ...(probe.src ? { src: probe.src } : {}),
+    });
+    const traces = new Map<string, KernelBlock[]>();
+    for (const [host, mon] of this.monitors) {
+      const start = starts.get(host) ?? 0;
+      const m = await this.mark(host, mon, start, 5000);
+      if (m === null) throw new Error(`trace monitor of ${host} lost the marker`);
+      // The previous marker's later hooks may fall in this slice: leave markers out.
+      const blocks = parseMonitor(mon.lines, start, m);
+      traces.set(
+        host,
+        blocks.filter((b) => b.events.length > 0 && !isMarker(b)),
+      );
+    }
+    return { probe, result, traces };
+  }
+
+  /** Runs a command in a host's namespace (e.g. to change its rules between probes). */
+  ns(host: string): string {
+    return this.nsOf(host);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const a of this.agents.values()) a.stop();
+    for (const m of this.monitors.values()) m.stop();
+    this.topo.teardown();
+  }
+}
+
+function hasRules(h: HostSpec): boolean {
+  return (h.rules ?? '').trim() !== '';
+}
+
+/** Builds the spec on the kernel, runs every probe in order, tears everything down. */
+export async function runKernelProbes(
+  spec: NetworkSpec,
+  probes: readonly KernelProbe[],
+  options: LabOptions = {},
+): Promise<KernelProbeResult[]> {
+  const lab = await KernelLab.start(spec, options);
+  try {
+    const out: KernelProbeResult[] = [];
+    for (const p of probes) out.push(await lab.probe(p));
+    return out;
+  } finally {
+    lab.close();
+  }
+}

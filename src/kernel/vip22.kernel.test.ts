@@ -1,0 +1,67 @@
+/** DOMAIN §1 on the real kernel: VIP:22 lands on sshd or on the LoadBalancer Service's pod. */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CLIENT_IP, LB_RULES, NODE_IP, VIP, vip22Network } from '../engine/testing/vip22.ts';
+import { crossCheck } from './compare.ts';
+import { expectAgreement, traceOf } from './expect.ts';
+import { etpLocalNetwork } from './fixtures.ts';
+import { KernelLab } from './lab.ts';
+import { describeKernel } from './support.ts';
+
+const SSHD = 'SSH-2.0-OpenSSH_10.3';
+const POD = 'HTTP/1.0 200 OK';
+const toVip = { kind: 'connect', from: 'client', proto: 'tcp', dst: VIP, dport: 22 } as const;
+const toNode = { ...toVip, dst: NODE_IP } as const;
+
+function labSuite(
+  title: string,
+  spec: Parameters<typeof KernelLab.start>[0],
+  body: (lab: () => KernelLab) => void,
+) {
+  describeKernel(title, () => {
+    let lab: KernelLab | null = null;
+    beforeAll(async () => {
+      lab = await KernelLab.start(spec);
+    });
+    afterAll(() => lab?.close());
+    body(() => lab as KernelLab);
+  });
+}
+
+labSuite('VIP:22 without a LoadBalancer Service', vip22Network(null), (lab) => {
+  it('the VIP is a local address: host sshd answers', async () => {
+    expectAgreement(await crossCheck(lab(), toVip), `answered "${SSHD}" src=${CLIENT_IP}`);
+  });
+  it("the node's own IP :22 reaches sshd", async () => {
+    expectAgreement(await crossCheck(lab(), toNode), `answered "${SSHD}" src=${CLIENT_IP}`);
+  });
+});
+
+labSuite('VIP:22 with LB Service lb-port22-test (eTP Cluster)', vip22Network(LB_RULES), (lab) => {
+  it('DNAT in nat PREROUTING wins: the pod on the worker answers and sees the node IP', async () => {
+    const c = await crossCheck(lab(), toVip);
+    expectAgreement(c, `answered "${POD}" src=${NODE_IP}`);
+    expect(traceOf(c, 'cp-1')).toContain('nat:KUBE-SEP-BBBB:rule:2:ACCEPT');
+    expect(traceOf(c, 'cp-1')).toContain('nat:KUBE-POSTROUTING:rule:3:ACCEPT');
+    // The reply is translated by conntrack: only filter FORWARD sees it, never a nat chain.
+    expect(traceOf(c, 'cp-1', 'reply').some((n) => n.startsWith('nat:'))).toBe(false);
+  });
+  it("the node's own IP :22 still reaches sshd", async () => {
+    expectAgreement(await crossCheck(lab(), toNode), `answered "${SSHD}" src=${CLIENT_IP}`);
+  });
+});
+
+labSuite('VIP:22, eTP Local, pod on the worker', etpLocalNetwork(false), (lab) => {
+  it('no local endpoint on the VIP holder: filter KUBE-EXTERNAL-SERVICES drops, timeout', async () => {
+    const c = await crossCheck(lab(), toVip);
+    expectAgreement(c, 'timeout');
+    expect(traceOf(c, 'cp-1')).toContain('filter:KUBE-EXTERNAL-SERVICES:rule:1:DROP');
+  });
+});
+
+labSuite('VIP:22, eTP Local, pod pinned to the VIP holder', etpLocalNetwork(true), (lab) => {
+  it('the local pod answers and sees the real client IP', async () => {
+    const c = await crossCheck(lab(), toVip);
+    expectAgreement(c, `answered "${POD}" src=${CLIENT_IP}`);
+    expect(traceOf(c, 'cp-1')).toContain('nat:KUBE-EXT-AAAA:rule:4:JUMP:KUBE-SVL-AAAA');
+  });
+});
