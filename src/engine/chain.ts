@@ -7,7 +7,7 @@ import type { MatchCtx, RuleState } from './match-context.ts';
 import type { Packet } from './packet.ts';
 import { applyXmark, type CompiledRule, type RejectWith, type TargetOp } from './rules/compile.ts';
 import type { Chain, Hook, Rule, Table } from './rules/types.ts';
-import { compiledOf } from './rules/validate.ts';
+import { compileValidated } from './rules/validate.ts';
 import type { Tracer, Verdict } from './trace.ts';
 
 /** The packet and its metadata while it crosses one hook; targets may rewrite it. */
@@ -22,6 +22,7 @@ export interface Traversal {
 
 export interface ChainEnv {
   readonly tracer: Tracer;
+  readonly family: 4 | 6;
   readonly host: HostConfig;
   readonly sets: ReadonlyMap<string, CompiledSet>;
   readonly state: RuleState;
@@ -44,14 +45,11 @@ export type TableVerdict =
 
 const compiledChains = new WeakMap<Chain, readonly CompiledRule[]>();
 
-function compiledRules(chain: Chain): readonly CompiledRule[] {
+/** Compiles a chain the first time a packet walks it (parse only validates, to stay small). */
+function compiledRules(chain: Chain, table: Table, family: 4 | 6): readonly CompiledRule[] {
   let c = compiledChains.get(chain);
   if (!c) {
-    c = chain.rules.map((r) => {
-      const cr = compiledOf(r);
-      if (!cr) throw new Error(`rule at line ${r.line} was not validated`);
-      return cr;
-    });
+    c = chain.rules.map((r) => compileValidated(r, table, family));
     compiledChains.set(chain, c);
   }
   return c;
@@ -146,7 +144,7 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
     });
   };
   for (let guard = 0; guard < 1_000_000; guard++) {
-    const rules = compiledRules(chain);
+    const rules = compiledRules(chain, table, env.family);
     if (i >= rules.length) {
       flushMiss(rules.length);
       const frame = stack.pop();
@@ -177,7 +175,7 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
       if (!frame) {
         // Fell off the end of a chain entered by goto from the base chain: the base policy applies.
         chain = base;
-        i = compiledRules(base).length;
+        i = compiledRules(base, table, env.family).length;
         continue;
       }
       chain = frame.chain;
@@ -225,7 +223,7 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
         if (!frame) {
           // RETURN from the base chain (or a chain it went to by goto): the policy decides.
           chain = base;
-          i = compiledRules(base).length;
+          i = compiledRules(base, table, env.family).length;
           continue;
         }
         chain = frame.chain;

@@ -82,9 +82,10 @@ const HOOK_TABLES: Readonly<Record<Hook, readonly TableName[]>> = {
   POSTROUTING: ['mangle', 'nat'],
 };
 
-function chainEnv(env: StackEnv): ChainEnv {
+function chainEnv(env: StackEnv, family: 4 | 6): ChainEnv {
   return {
     tracer: env.tracer,
+    family,
     host: env.host.config,
     sets: env.host.sets,
     state: env.state.rules,
@@ -159,11 +160,15 @@ function rulesetFor(env: StackEnv, pkt: Packet): HostRuntime['ruleset'] {
 type HookOutcome = { readonly kind: 'accept' } | Exclude<TableVerdict, { kind: 'accept' }>;
 
 /** Runs every table registered at `hook`, in priority order, with conntrack and NAT where they sit. */
-function runHook(env: StackEnv, t: Traversal): HookOutcome {
+function runHook(
+  env: StackEnv,
+  t: Traversal,
+  tables: readonly TableName[] = HOOK_TABLES[t.hook],
+): HookOutcome {
   const rs = rulesetFor(env, t.pkt);
   if (!rs) return { kind: 'accept' };
-  const cenv = chainEnv(env);
-  for (const name of HOOK_TABLES[t.hook]) {
+  const cenv = chainEnv(env, rs.family);
+  for (const name of tables) {
     if (name === 'mangle' && (t.hook === 'PREROUTING' || t.hook === 'OUTPUT')) conntrackIn(env, t);
     const table = rs.tables.get(name);
     if (name === 'nat') {
@@ -684,7 +689,14 @@ export function output(env: StackEnv, pkt: Packet, ct: CtInfo | null = null): St
     r0.nextHop,
     ct ?? (rulesetFor(env, p) ? PENDING : NO_CT),
   );
-  const v = runHook(env, out);
+  // The kernel reroutes inside the mangle and nat OUTPUT hooks (ipt_mangle_out,
+  // nf_nat_ipv4_local_fn), before filter OUTPUT: a failed reroute drops the packet there, and
+  // filter OUTPUT never sees it (Linux 6.18: a DNAT to a pod with source 127.0.0.1 and
+  // route_localnet=0 shows nat OUTPUT events, then nothing). filter OUTPUT still matches `-o`
+  // against the first route's device (the hook state's out), so the traversal keeps it.
+  const all = HOOK_TABLES.OUTPUT;
+  const afterNat = all.indexOf('nat') + 1;
+  const v = runHook(env, out, all.slice(0, afterNat));
   if (v.kind !== 'accept') return verdictResult(v, out);
   p = out.pkt;
   let dev = r0.dev;
@@ -715,5 +727,7 @@ export function output(env: StackEnv, pkt: Packet, ct: CtInfo | null = null): St
     nextHop = r1.nextHop;
     routeEvent(env, p, 'reroute', 'reroute', dev, nextHop !== p.dst ? nextHop : null, r1.route);
   }
-  return postrouting(env, p, null, dev, nextHop, out.ct);
+  const v2 = runHook(env, out, all.slice(afterNat));
+  if (v2.kind !== 'accept') return verdictResult(v2, out);
+  return postrouting(env, out.pkt, null, dev, nextHop, out.ct);
 }

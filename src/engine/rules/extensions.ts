@@ -262,13 +262,16 @@ export const TARGETS: Readonly<Record<string, ExtensionInfo>> = {
   NETMAP: { supported: false, options: { '--to': o(1) } },
 };
 
-/** Aliases of match module names (`-m state` is also its own module, kept apart). */
+// Maps, not object lookups: most -j words are chain names (misses), which objects handle slowly.
+const MATCH_MAP = new Map(Object.entries(MATCHES));
+const TARGET_MAP = new Map(Object.entries(TARGETS));
+
 export function lookupMatch(name: string): ExtensionInfo | undefined {
-  return MATCHES[name];
+  return MATCH_MAP.get(name);
 }
 
 export function lookupTarget(name: string): ExtensionInfo | undefined {
-  return TARGETS[name];
+  return TARGET_MAP.get(name);
 }
 
 /** Protocols whose match module is loaded implicitly by `-p` (`-p tcp --dport 80`). */

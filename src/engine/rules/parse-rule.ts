@@ -5,7 +5,7 @@ import {
   lookupTarget,
   type ExtensionInfo,
 } from './extensions.ts';
-import { quoteWord, type Token } from './tokenize.ts';
+import { quoteWord, type Tokens } from './tokenize.ts';
 import type {
   CoreItem,
   Diagnostic,
@@ -15,7 +15,7 @@ import type {
   TargetSpec,
 } from './types.ts';
 
-const CORE: Readonly<Record<string, CoreItem['opt']>> = {
+const CORE_WORDS: Readonly<Record<string, CoreItem['opt']>> = {
   '-p': '-p',
   '--protocol': '-p',
   '-s': '-s',
@@ -31,6 +31,8 @@ const CORE: Readonly<Record<string, CoreItem['opt']>> = {
   '-f': '-f',
   '--fragment': '-f',
 };
+
+const CORE = new Map(Object.entries(CORE_WORDS));
 
 export interface ParsedRuleBody {
   /** The rule's words in their original order, canonicalised (aliases, quoting, negation). */
@@ -58,25 +60,30 @@ interface MutableTarget {
   info: ExtensionInfo | undefined;
 }
 
-const isOptionWord = (t: Token | undefined): boolean =>
-  t !== undefined &&
-  !t.quoted &&
-  t.text.startsWith('-') &&
-  t.text.length > 1 &&
-  !/^-\d/.test(t.text);
+/** An option word: starts with `-`, is not quoted, and is not a negative number. */
+function isOptionAt(t: Tokens, i: number): boolean {
+  if (i >= t.words.length || t.quoted[i] === 1) return false;
+  const w = t.words[i] as string;
+  if (w.length < 2 || w.charCodeAt(0) !== 45) return false;
+  const c = w.charCodeAt(1);
+  return c < 48 || c > 57;
+}
 
-/** Parses rule words. Problems are returned as diagnostics on `line`; parsing continues where it can. */
-export function parseRuleBody(tokens: readonly Token[], line: number): ParsedRuleBody {
+const isBang = (t: Tokens, i: number): boolean => t.words[i] === '!' && t.quoted[i] !== 1;
+
+/** Parses rule words from `start`. Problems are returned as diagnostics on `line`; parsing continues where it can. */
+export function parseRuleBody(t: Tokens, start: number, line: number): ParsedRuleBody {
   const diagnostics: Diagnostic[] = [];
   const items: (CoreItem | MutableModule)[] = [];
   let target: MutableTarget | null = null;
   let counters: string | null = null;
-  let negate: Token | null = null;
+  let negate = -1;
   let proto: string | null = null;
   let lastOption: OptionSpec | null = null;
   let warnedComment = false;
-  const layout: (() => string)[] = [];
-
+  const layout: string[] = [];
+  let commentAt = -1;
+  const n = t.words.length;
   const err = (column: number, message: string, hint?: string) =>
     diagnostics.push(
       hint === undefined
@@ -84,172 +91,135 @@ export function parseRuleBody(tokens: readonly Token[], line: number): ParsedRul
         : { severity: 'error', line, column, message, hint },
     );
 
-  let i = 0;
-  while (i < tokens.length) {
-    const tok = tokens[i] as Token;
-    const word = tok.text;
-    if (word === '!' && !tok.quoted) {
-      if (negate)
-        err(tok.column, "'!' given twice", 'Write a single ! before the option it negates.');
-      negate = tok;
+  let i = start;
+  while (i < n) {
+    const word = t.words[i] as string;
+    const col = t.cols[i] as number;
+    const quoted = t.quoted[i] === 1;
+    if (word === '!' && !quoted) {
+      if (negate >= 0) err(col, "'!' given twice", 'Write a single ! before the option it negates.');
+      negate = col;
       i++;
       continue;
     }
-    const core = tok.quoted ? undefined : CORE[word];
+    const core = quoted ? undefined : CORE.get(word);
     if (core !== undefined) {
-      const neg = negate !== null;
-      negate = null;
+      const neg = negate >= 0;
+      negate = -1;
       if (core === '-f') {
-        items.push({ kind: 'core', opt: '-f', negated: neg, value: '', column: tok.column });
-        layout.push(() => (neg ? '! -f' : '-f'));
+        items.push({ kind: 'core', opt: '-f', negated: neg, value: '', column: col });
+        layout.push(neg ? '! -f' : '-f');
         i++;
         continue;
       }
-      let valueTok = tokens[i + 1];
+      let vi = i + 1;
       let legacyNeg = false;
-      if (valueTok?.text === '!' && !valueTok.quoted) {
+      if (isBang(t, vi)) {
         legacyNeg = true; // old `-s ! 10.0.0.0/8` form
-        valueTok = tokens[i + 2];
+        vi++;
         i++;
       }
-      if (!valueTok || isOptionWord(valueTok)) {
-        err(tok.column, `${word} needs a value`, `For example: ${core} ${sampleValue(core)}`);
+      if (vi >= n || isOptionAt(t, vi)) {
+        err(col, `${word} needs a value`, `For example: ${core} ${sampleValue(core)}`);
         i++;
         continue;
       }
-      const value = core === '-p' ? valueTok.text.toLowerCase() : valueTok.text;
+      const raw = t.words[vi] as string;
+      const value = core === '-p' ? raw.toLowerCase() : raw;
       if (core === '-p') proto = value;
-      items.push({ kind: 'core', opt: core, negated: neg || legacyNeg, value, column: tok.column });
-      const coreText = `${neg || legacyNeg ? '! ' : ''}${core} ${quoteWord(value)}`;
-      layout.push(() => coreText);
+      items.push({ kind: 'core', opt: core, negated: neg || legacyNeg, value, column: col });
+      layout.push(`${neg || legacyNeg ? '! ' : ''}${core} ${quoteWord(value)}`);
       lastOption = null;
       i += 2;
       continue;
     }
-    if (!tok.quoted && (word === '-m' || word === '--match')) {
-      const nameTok = tokens[i + 1];
-      if (negate)
-        err(negate.column, "'!' cannot negate -m", 'Put ! before an option of the module.');
-      negate = null;
-      if (!nameTok || isOptionWord(nameTok)) {
-        err(tok.column, '-m needs a module name', 'For example: -m comment --comment "why"');
+    if (!quoted && (word === '-m' || word === '--match')) {
+      if (negate >= 0) err(negate, "'!' cannot negate -m", 'Put ! before an option of the module.');
+      negate = -1;
+      if (i + 1 >= n || isOptionAt(t, i + 1)) {
+        err(col, '-m needs a module name', 'For example: -m comment --comment "why"');
         i++;
         continue;
       }
-      items.push({
-        kind: 'module',
-        name: nameTok.text,
-        implicit: false,
-        options: [],
-        column: tok.column,
-        info: lookupMatch(nameTok.text),
-      });
-      const modText = `-m ${nameTok.text}`;
-      layout.push(() => modText);
+      const name = t.words[i + 1] as string;
+      items.push({ kind: 'module', name, implicit: false, options: [], column: col, info: lookupMatch(name) });
+      layout.push(`-m ${name}`);
       lastOption = null;
       i += 2;
       continue;
     }
-    if (!tok.quoted && (word === '-j' || word === '--jump' || word === '-g' || word === '--goto')) {
-      const nameTok = tokens[i + 1];
+    if (!quoted && (word === '-j' || word === '--jump' || word === '-g' || word === '--goto')) {
       const via = word === '-g' || word === '--goto' ? '-g' : '-j';
-      if (target) err(tok.column, 'a rule can have only one target', 'Remove the second -j/-g.');
-      if (!nameTok || isOptionWord(nameTok)) {
-        err(tok.column, `${via} needs a target or chain name`, 'For example: -j ACCEPT');
+      if (target) err(col, 'a rule can have only one target', 'Remove the second -j/-g.');
+      if (i + 1 >= n || isOptionAt(t, i + 1)) {
+        err(col, `${via} needs a target or chain name`, 'For example: -j ACCEPT');
         i++;
         continue;
       }
-      target = {
-        via,
-        name: nameTok.text,
-        options: [],
-        column: tok.column,
-        info: via === '-j' ? lookupTarget(nameTok.text) : undefined,
-      };
-      const tgtText = `${via} ${nameTok.text}`;
-      layout.push(() => tgtText);
+      const name = t.words[i + 1] as string;
+      target = { via, name, options: [], column: col, info: via === '-j' ? lookupTarget(name) : undefined };
+      layout.push(`${via} ${name}`);
       lastOption = null;
       i += 2;
       continue;
     }
-    if (!tok.quoted && (word === '-c' || word === '--set-counters')) {
-      const p = tokens[i + 1];
-      const b = tokens[i + 2];
-      if (!p || !b) err(tok.column, '-c needs packet and byte counts');
-      else counters = `[${p.text}:${b.text}]`;
+    if (!quoted && (word === '-c' || word === '--set-counters')) {
+      if (i + 2 >= n) err(col, '-c needs packet and byte counts');
+      else counters = `[${t.words[i + 1]}:${t.words[i + 2]}]`;
       i += 3;
       continue;
     }
-    if (isOptionWord(tok)) {
+    if (isOptionAt(t, i)) {
       const neg = negate;
-      negate = null;
+      negate = -1;
       const owner = findOwner(word, items, target, proto);
       if (owner === 'none') {
         err(
-          tok.column,
+          col,
           `unknown option ${word}`,
           proto === null && /port/.test(word)
             ? 'Port matches need a protocol: add -p tcp (or udp) before it.'
             : 'Check the spelling, or load its module with -m first.',
         );
         i++;
-        while (i < tokens.length && !isOptionWord(tokens[i]) && tokens[i]?.text !== '!') i++;
+        while (i < n && !isOptionAt(t, i) && !isBang(t, i)) i++;
         continue;
       }
       let holder: MutableModule | MutableTarget;
       if (owner === 'implicit') {
-        const mod: MutableModule = {
-          kind: 'module',
-          name: proto as string,
-          implicit: true,
-          options: [],
-          column: tok.column,
-          info: lookupMatch(proto as string),
-        };
+        const mod: MutableModule = { kind: 'module', name: proto as string, implicit: true, options: [], column: col, info: lookupMatch(proto as string) };
         items.push(mod);
         holder = mod;
       } else holder = owner;
       const arity = holder.info?.options[word];
-      if (neg && arity && !arity.negatable) {
-        err(neg.column, `${word} cannot be negated`, 'Remove the ! before it.');
-      }
+      if (neg >= 0 && arity && !arity.negatable) err(neg, `${word} cannot be negated`, 'Remove the ! before it.');
       const args: string[] = [];
       let legacyNeg = false;
       let j = i + 1;
       if (arity) {
         for (let k = 0; k < arity.args; k++) {
-          let a = tokens[j];
-          if (a?.text === '!' && !a.quoted && arity.negatable && k === 0) {
+          if (isBang(t, j) && arity.negatable && k === 0) {
             legacyNeg = true;
             j++;
-            a = tokens[j];
           }
-          if (!a || (isOptionWord(a) && !/^-\d/.test(a.text))) {
-            err(tok.column, `${word} needs ${arity.args} value${arity.args > 1 ? 's' : ''}`);
+          if (j >= n || isOptionAt(t, j)) {
+            err(col, `${word} needs ${arity.args} value${arity.args > 1 ? 's' : ''}`);
             break;
           }
-          args.push(a.text);
+          args.push(t.words[j] as string);
           j++;
         }
       } else {
         // Unknown extension: take every following non-option word as an argument.
-        while (j < tokens.length && !isOptionWord(tokens[j]) && tokens[j]?.text !== '!') {
-          args.push((tokens[j] as Token).text);
+        while (j < n && !isOptionAt(t, j) && !isBang(t, j)) {
+          args.push(t.words[j] as string);
           j++;
         }
       }
-      const spec: OptionSpec = {
-        name: arity?.canonical ?? word,
-        negated: neg !== null || legacyNeg,
-        args,
-        column: tok.column,
-      };
+      const spec: OptionSpec = { name: arity?.canonical ?? word, negated: neg >= 0 || legacyNeg, args, column: col };
       holder.options.push(spec);
-      layout.push(() =>
-        [spec.negated ? '!' : '', spec.name, ...spec.args.map(quoteWord)]
-          .filter((w) => w !== '')
-          .join(' '),
-      );
+      if (spec.name === '--comment') commentAt = layout.length;
+      layout.push(optionWords(spec));
       lastOption = spec;
       i = j;
       continue;
@@ -258,11 +228,12 @@ export function parseRuleBody(tokens: readonly Token[], line: number): ParsedRul
     // accept them as part of the comment (with a warning) rather than reject the whole dump.
     if (lastOption?.name === '--comment') {
       (lastOption.args as string[])[0] += ` ${word}`;
+      if (commentAt >= 0) layout[commentAt] = optionWords(lastOption);
       if (!warnedComment) {
         diagnostics.push({
           severity: 'warning',
           line,
-          column: tok.column,
+          column: col,
           message: 'comment with spaces is not quoted',
           hint: 'iptables-restore needs quotes: --comment "several words".',
         });
@@ -271,14 +242,10 @@ export function parseRuleBody(tokens: readonly Token[], line: number): ParsedRul
       i++;
       continue;
     }
-    err(
-      tok.column,
-      `unexpected word '${word}'`,
-      'Options start with - or --; quote values with spaces.',
-    );
+    err(col, `unexpected word '${word}'`, 'Options start with - or --; quote values with spaces.');
     i++;
   }
-  if (negate) err(negate.column, "'!' at the end of the rule negates nothing");
+  if (negate >= 0) err(negate, "'!' at the end of the rule negates nothing");
   const outItems: RuleItem[] = items.map((it) =>
     it.kind === 'core'
       ? it
@@ -294,7 +261,7 @@ export function parseRuleBody(tokens: readonly Token[], line: number): ParsedRul
     ? { via: target.via, name: target.name, options: target.options, column: target.column }
     : null;
   return {
-    body: layout.map((f) => f()).join(' '),
+    body: layout.join(' '),
     items: outItems,
     target: outTarget,
     counters,
@@ -333,4 +300,9 @@ function sampleValue(opt: CoreItem['opt']): string {
     default:
       return '10.0.0.0/8';
   }
+}
+
+function optionWords(spec: OptionSpec): string {
+  const words = spec.args.length ? `${spec.name} ${spec.args.map(quoteWord).join(' ')}` : spec.name;
+  return spec.negated ? `! ${words}` : words;
 }

@@ -1,6 +1,7 @@
 /** Parses iptables-save / iptables-restore text into a Ruleset. Errors are returned, never thrown. */
 import { lookupTarget } from './extensions.ts';
 import { parseRuleBody } from './parse-rule.ts';
+import { TextRule } from './rule.ts';
 import { tokenizeLine } from './tokenize.ts';
 import {
   BUILTIN_CHAINS,
@@ -12,7 +13,7 @@ import {
   type Table,
   type TableName,
 } from './types.ts';
-import { validateTable } from './validate.ts';
+import { validateRule, validateTable } from './validate.ts';
 
 export interface ParseResult {
   readonly ruleset: Ruleset;
@@ -63,10 +64,17 @@ export function parseRuleset(text: string, options: ParseOptions = {}): ParseRes
     );
   let table: Table | null = null;
   let pendingComments: string[] = [];
-  const lines = text.split('\n');
-  for (let ln = 0; ln < lines.length; ln++) {
+  // Lines are walked with indexOf and sliced, not split: slices share the input's memory.
+  let pos = 0;
+  let lineCount = 0;
+  for (let ln = 0; pos <= text.length; ln++) {
+    let nl = text.indexOf('\n', pos);
+    if (nl < 0) nl = text.length;
+    const end = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+    const raw = text.slice(pos, end);
+    pos = nl + 1;
+    lineCount = ln + 1;
     const lineNo = ln + 1;
-    const raw = (lines[ln] as string).replace(/\r$/, '');
     const trimmed = raw.trim();
     if (trimmed === '') continue;
     if (trimmed.startsWith('#')) {
@@ -130,30 +138,26 @@ export function parseRuleset(text: string, options: ParseOptions = {}): ParseRes
       error(lineNo, tk.column, tk.message, 'Close the quote with a matching ".');
       continue;
     }
-    let tokens = tk.tokens;
+    let k0 = 0;
     let counters: string | null = null;
-    const first = tokens[0];
-    if (first && /^\[\d+:\d+\]$/.test(first.text)) {
-      counters = first.text;
-      tokens = tokens.slice(1);
+    const firstWord = tk.words[0];
+    if (firstWord !== undefined && firstWord.charCodeAt(0) === 91 && /^\[\d+:\d+\]$/.test(firstWord)) {
+      counters = firstWord;
+      k0 = 1;
     }
-    const cmd = tokens[0];
-    if (!cmd) continue;
-    const chainTok = tokens[1];
-    const c = cmd.text;
+    const c = tk.words[k0];
+    if (c === undefined) continue;
+    const cmdCol = tk.cols[k0] as number;
+    const chainName = tk.words[k0 + 1];
+    const chainCol = tk.cols[k0 + 1] ?? cmdCol;
     const needsChain = (): Chain | null => {
-      if (!chainTok) {
-        error(lineNo, cmd.column, `${c} needs a chain name`);
+      if (chainName === undefined) {
+        error(lineNo, cmdCol, `${c} needs a chain name`);
         return null;
       }
-      const chain = table?.chains.get(chainTok.text);
+      const chain = table?.chains.get(chainName);
       if (!chain) {
-        error(
-          lineNo,
-          chainTok.column,
-          `chain '${chainTok.text}' does not exist in table ${table?.name}`,
-          `Declare it first with a line ':${chainTok.text} - [0:0]'.`,
-        );
+        error(lineNo, chainCol, `chain '${chainName}' does not exist in table ${table?.name}`, `Declare it first with a line ':${chainName} - [0:0]'.`);
         return null;
       }
       return chain;
@@ -161,37 +165,42 @@ export function parseRuleset(text: string, options: ParseOptions = {}): ParseRes
     if (c === '-A' || c === '--append' || c === '-I' || c === '--insert') {
       const chain = needsChain();
       if (!chain) continue;
-      let rest = tokens.slice(2);
-      let pos = chain.rules.length;
-      if ((c === '-I' || c === '--insert') && rest[0] && /^\d+$/.test(rest[0].text)) {
-        pos = Math.min(Number(rest[0].text) - 1, chain.rules.length);
-        rest = rest.slice(1);
-      } else if (c === '-I' || c === '--insert') pos = 0;
-      const body = parseRuleBody(rest, lineNo);
-      diagnostics.push(...body.diagnostics);
-      if (body.diagnostics.some((d) => d.severity === 'error')) continue;
-      const rule: Rule = {
-        table: table.name,
-        chain: chain.name,
-        index: pos + 1,
-        line: lineNo,
-        items: body.items,
-        target: body.target,
-        counters: counters ?? body.counters,
-        text: body.body ? `-A ${chain.name} ${body.body}` : `-A ${chain.name}`,
-      };
-      chain.rules.splice(pos, 0, rule);
-      chain.rules.forEach((r, k) => (r.index = k + 1));
+      let from = k0 + 2;
+      let at = chain.rules.length;
+      const posWord = tk.words[from];
+      if ((c === '-I' || c === '--insert') && posWord !== undefined && /^\d+$/.test(posWord)) {
+        at = Math.min(Number(posWord) - 1, chain.rules.length);
+        from++;
+      } else if (c === '-I' || c === '--insert') at = 0;
+      const body = parseRuleBody(tk, from, lineNo);
+      if (body.diagnostics.length) {
+        diagnostics.push(...body.diagnostics);
+        if (body.diagnostics.some((d) => d.severity === 'error')) continue;
+      }
+      const canonical = body.body ? `-A ${chain.name} ${body.body}` : `-A ${chain.name}`;
+      // Keep the input's own slice when it already is canonical (the usual iptables-save case).
+      const text = raw === canonical ? raw : canonical;
+      const rule = new TextRule(table.name, chain.name, at + 1, lineNo, text, counters ?? body.counters, body);
+      const invalid = validateRule(rule, body, table, ruleset.family, userChains(table));
+      if (invalid) {
+        diagnostics.push(invalid);
+        continue;
+      }
+      if (at === chain.rules.length) chain.rules.push(rule);
+      else {
+        chain.rules.splice(at, 0, rule);
+        chain.rules.forEach((r, k) => (r.index = k + 1));
+      }
       table.ruleOrder.push(rule);
       continue;
     }
     if (c === '-N' || c === '--new-chain') {
-      if (!chainTok) error(lineNo, cmd.column, '-N needs a chain name');
-      else declareChain(table, chainTok.text, '-', '[0:0]', lineNo, chainTok.column, error);
+      if (chainName === undefined) error(lineNo, cmdCol, '-N needs a chain name');
+      else declareChain(table, chainName, '-', '[0:0]', lineNo, chainCol, error);
       continue;
     }
     if (c === '-F' || c === '--flush') {
-      const chains = chainTok ? [needsChain()] : [...table.chains.values()];
+      const chains = chainName !== undefined ? [needsChain()] : [...table.chains.values()];
       for (const ch of chains) {
         if (!ch) continue;
         const gone = new Set(ch.rules);
@@ -201,12 +210,13 @@ export function parseRuleset(text: string, options: ParseOptions = {}): ParseRes
       continue;
     }
     if (c === '-X' || c === '--delete-chain') {
-      const ch = chainTok ? needsChain() : null;
+      const ch = chainName !== undefined ? needsChain() : null;
       if (ch) {
         if (ch.builtin)
-          error(lineNo, chainTok?.column ?? 1, `cannot delete built-in chain ${ch.name}`);
+          error(lineNo, chainCol, `cannot delete built-in chain ${ch.name}`);
         else {
           table.chains.delete(ch.name);
+          userChains(table).delete(ch.name);
           table.chainOrder.splice(table.chainOrder.indexOf(ch.name), 1);
           removeFromOrder(table, new Set(ch.rules));
         }
@@ -215,28 +225,28 @@ export function parseRuleset(text: string, options: ParseOptions = {}): ParseRes
     }
     if (c === '-P' || c === '--policy') {
       const ch = needsChain();
-      const pol = tokens[2]?.text;
+      const pol = tk.words[k0 + 2];
       if (ch && (pol === 'ACCEPT' || pol === 'DROP') && ch.builtin) {
         ch.policy = pol;
         ch.policyText = pol;
       } else if (ch)
         error(
           lineNo,
-          tokens[2]?.column ?? cmd.column,
+          tk.cols[k0 + 2] ?? cmdCol,
           'policy must be ACCEPT or DROP on a built-in chain',
         );
       continue;
     }
     error(
       lineNo,
-      cmd.column,
+      cmdCol,
       `unknown command '${c}'`,
       'Rule lines start with -A CHAIN; chain lines with :CHAIN POLICY [0:0].',
     );
   }
   if (table) {
     error(
-      lines.length,
+      lineCount,
       1,
       `table ${table.name} (line ${table.line}) is missing COMMIT`,
       'Add a COMMIT line at the end of the table.',
@@ -244,13 +254,22 @@ export function parseRuleset(text: string, options: ParseOptions = {}): ParseRes
     finishTable(table);
   }
   ruleset.trailingComments.push(...pendingComments);
-  for (const t of ruleset.tables.values()) diagnostics.push(...validateTable(t, ruleset.family));
+  for (const t of ruleset.tables.values()) diagnostics.push(...validateTable(t));
   diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
   return { ruleset, diagnostics, ok: !diagnostics.some((d) => d.severity === 'error') };
 
   function finishTable(t: Table): void {
     addImplicitBuiltins(t);
   }
+}
+
+const liveUserChains = new WeakMap<Table, Set<string>>();
+
+/** The user chains declared so far in a table being read. */
+function userChains(table: Table): Set<string> {
+  let s = liveUserChains.get(table);
+  if (!s) liveUserChains.set(table, (s = new Set()));
+  return s;
 }
 
 function removeFromOrder(table: Table, gone: Set<Rule>): void {
@@ -269,15 +288,13 @@ function parseChainLine(
   error: ErrorFn,
 ): void {
   const tk = tokenizeLine(trimmed.slice(1));
-  if (!tk.ok || tk.tokens.length === 0) {
+  if (!tk.ok || tk.words.length === 0) {
     error(lineNo, indent + 1, 'chain line needs a name', 'For example :KUBE-SERVICES - [0:0]');
     return;
   }
-  const [nameTok, polTok, ctrTok] = tk.tokens;
-  if (!nameTok) return;
-  const policy = polTok?.text ?? '-';
-  const counters = ctrTok?.text ?? '[0:0]';
-  declareChain(table, nameTok.text, policy, counters, lineNo, indent + 1 + nameTok.column, error);
+  const [name, policy = '-', counters = '[0:0]'] = tk.words;
+  if (name === undefined) return;
+  declareChain(table, name, policy, counters, lineNo, indent + 1 + (tk.cols[0] as number), error);
 }
 
 function declareChain(
@@ -289,7 +306,7 @@ function declareChain(
   column: number,
   error: ErrorFn,
 ): void {
-  const builtin = (BUILTIN_CHAINS[table.name] as readonly string[]).includes(name);
+  const builtin = name.length <= 11 && (BUILTIN_CHAINS[table.name] as readonly string[]).includes(name);
   if (!builtin && !CHAIN_NAME.test(name)) {
     error(
       lineNo,
@@ -321,6 +338,7 @@ function declareChain(
     );
     return;
   }
+  if (!builtin) userChains(table).add(name);
   table.chains.set(name, {
     name,
     builtin,

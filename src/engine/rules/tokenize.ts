@@ -1,61 +1,81 @@
 /** Splits one iptables-restore line into words the way iptables-restore does (double quotes, `\"`). */
 
-export interface Token {
-  readonly text: string;
-  /** 1-based column of the token's first character. */
-  readonly column: number;
-  /** The token was (at least partly) quoted, so `!` or `-x` inside it are plain text. */
-  readonly quoted: boolean;
+/**
+ * The words of a line as parallel arrays (not one object per word: a 100k-rule dump has millions
+ * of words, and per-word objects dominated parse time through garbage collection).
+ */
+export interface Tokens {
+  readonly words: string[];
+  /** 1-based column of each word's first character. */
+  readonly cols: number[];
+  /** 1 when the word was (at least partly) quoted, so `!` or `-x` inside it are plain text. */
+  readonly quoted: number[];
 }
 
 export type TokenizeResult =
-  | { readonly ok: true; readonly tokens: Token[] }
+  | ({ readonly ok: true } & Tokens)
   | { readonly ok: false; readonly column: number; readonly message: string };
 
 export function tokenizeLine(line: string): TokenizeResult {
-  const tokens: Token[] = [];
-  let buf = '';
-  let start = -1;
-  let quoted = false;
-  let inQuote = false;
-  let quoteCol = 0;
-  const flush = () => {
-    if (start >= 0) tokens.push({ text: buf, column: start + 1, quoted });
-    buf = '';
-    start = -1;
-    quoted = false;
-  };
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i] as string;
-    if (inQuote) {
-      if (c === '\\' && i + 1 < line.length) {
-        buf += line[++i];
-      } else if (c === '"') {
-        inQuote = false;
-      } else {
-        buf += c;
+  const words: string[] = [];
+  const cols: number[] = [];
+  const quoted: number[] = [];
+  const n = line.length;
+  let i = 0;
+  while (i < n) {
+    let c = line.charCodeAt(i);
+    if (c === 32 || c === 9) {
+      i++;
+      continue;
+    }
+    const start = i;
+    // Fast path: a word without quotes is a slice of the line (no per-character concatenation,
+    // which would build deep cons-strings and dominate memory on 100k-rule dumps).
+    while (i < n && (c = line.charCodeAt(i)) !== 32 && c !== 9 && c !== 34) i++;
+    if (i >= n || c !== 34) {
+      words.push(line.slice(start, i));
+      cols.push(start + 1);
+      quoted.push(0);
+      continue;
+    }
+    let text = line.slice(start, i);
+    let quoteCol = 0;
+    while (i < n) {
+      c = line.charCodeAt(i);
+      if (c === 32 || c === 9) break;
+      if (c !== 34) {
+        const from = i;
+        while (i < n && (c = line.charCodeAt(i)) !== 32 && c !== 9 && c !== 34) i++;
+        text += line.slice(from, i);
+        continue;
       }
-      continue;
-    }
-    if (c === '"') {
-      if (start < 0) start = i;
-      inQuote = true;
-      quoted = true;
       quoteCol = i + 1;
-      continue;
+      i++;
+      let closed = false;
+      let chunkStart = i;
+      while (i < n) {
+        c = line.charCodeAt(i);
+        if (c === 92 && i + 1 < n) {
+          text += line.slice(chunkStart, i) + line[i + 1];
+          i += 2;
+          chunkStart = i;
+          continue;
+        }
+        if (c === 34) {
+          text += line.slice(chunkStart, i);
+          i++;
+          closed = true;
+          break;
+        }
+        i++;
+      }
+      if (!closed) return { ok: false, column: quoteCol, message: 'unterminated quote' };
     }
-    if (c === ' ' || c === '\t') {
-      flush();
-      continue;
-    }
-    if (start < 0) start = i;
-    buf += c;
+    words.push(text);
+    cols.push(start + 1);
+    quoted.push(1);
   }
-  if (inQuote) {
-    return { ok: false, column: quoteCol, message: 'unterminated quote' };
-  }
-  flush();
-  return { ok: true, tokens };
+  return { ok: true, words, cols, quoted };
 }
 
 /** Quotes a word for iptables-save output when it contains blanks or quote characters. */

@@ -68,6 +68,10 @@ export interface Rule {
   readonly counters: string | null;
   /** Canonical text: `-A CHAIN ...` as iptables-save prints it. */
   readonly text: string;
+  /** The `-j`/`-g` target name (a chain or an extension), kept without parsing the rule again. */
+  readonly targetName: string | null;
+  /** Column of the target in the source line, for diagnostics. */
+  readonly targetColumn: number;
 }
 
 export interface Chain {

@@ -1,19 +1,30 @@
-/** Table-level checks iptables-restore and the kernel would make: targets, loops, hook validity. */
+/** The checks iptables-restore and the kernel make: targets, values, loops, hook validity. */
 import { lookupTarget } from './extensions.ts';
 import { compileRule, type CompiledRule } from './compile.ts';
-import { BUILTIN_CHAINS, type Diagnostic, type Hook, type Rule, type Table } from './types.ts';
+import type { ParsedRuleBody } from './parse-rule.ts';
+import { BUILTIN_CHAINS, type Chain, type Diagnostic, type Hook, type Rule, type Table } from './types.ts';
 
-const compiledCache = new WeakMap<Rule, CompiledRule>();
+const userChainCache = new WeakMap<Table, ReadonlySet<string>>();
 
-/** The compiled form of a rule of a validated ruleset. */
-export function compiledOf(rule: Rule): CompiledRule | undefined {
-  return compiledCache.get(rule);
+/** Names of the user-defined chains of a table (jump targets). */
+export function userChainsOf(table: Table): ReadonlySet<string> {
+  let s = userChainCache.get(table);
+  if (!s) {
+    s = new Set([...table.chains.values()].filter((c) => !c.builtin).map((c) => c.name));
+    userChainCache.set(table, s);
+  }
+  return s;
+}
+
+/** Compiles a rule of a validated table (it cannot fail then). */
+export function compileValidated(rule: Rule, table: Table, family: 4 | 6): CompiledRule {
+  const res = compileRule(rule, family, userChainsOf(table));
+  if ('diagnostic' in res) throw new Error(`line ${rule.line}: ${res.diagnostic.message}`);
+  return res.compiled;
 }
 
 /** Where kernel targets may appear (xt_target .table and .hooks in net/netfilter and net/ipv4/netfilter). */
-const TARGET_PLACES: Readonly<
-  Record<string, { tables?: readonly string[]; hooks?: readonly Hook[] }>
-> = {
+const TARGET_PLACES: Readonly<Record<string, { tables?: readonly string[]; hooks?: readonly Hook[] }>> = {
   DNAT: { tables: ['nat'], hooks: ['PREROUTING', 'OUTPUT'] },
   REDIRECT: { tables: ['nat'], hooks: ['PREROUTING', 'OUTPUT'] },
   SNAT: { tables: ['nat'], hooks: ['POSTROUTING', 'INPUT'] },
@@ -24,61 +35,7 @@ const TARGET_PLACES: Readonly<
   TRACE: { tables: ['raw'] },
 };
 
-export function validateTable(table: Table, family: 4 | 6): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  const builtins = new Set<string>(BUILTIN_CHAINS[table.name]);
-  const userChains = new Set(
-    [...table.chains.values()].filter((c) => !c.builtin).map((c) => c.name),
-  );
-  for (const chain of table.chains.values()) {
-    for (const rule of chain.rules) {
-      const t = rule.target;
-      if (t && !userChains.has(t.name)) {
-        if (builtins.has(t.name)) {
-          out.push(
-            err(
-              rule,
-              t.column,
-              `cannot jump to built-in chain ${t.name}`,
-              'Jump to a user-defined chain instead.',
-            ),
-          );
-          continue;
-        }
-        if (!lookupTarget(t.name)) {
-          out.push(
-            err(
-              rule,
-              t.column,
-              `no chain or target named '${t.name}' in table ${table.name}`,
-              /^[A-Z0-9-]+$/.test(t.name) && t.name.includes('-')
-                ? `Declare the chain with a line ':${t.name} - [0:0]' in *${table.name}.`
-                : 'Check the spelling of the target.',
-            ),
-          );
-          continue;
-        }
-        const place = TARGET_PLACES[t.name];
-        if (place?.tables && !place.tables.includes(table.name)) {
-          out.push(
-            err(
-              rule,
-              t.column,
-              `${t.name} is only valid in the ${place.tables.join('/')} table, not ${table.name}`,
-            ),
-          );
-          continue;
-        }
-      }
-      const res = compileRule(rule, family, userChains);
-      if ('diagnostic' in res) out.push(res.diagnostic);
-      else compiledCache.set(rule, res.compiled);
-    }
-  }
-  out.push(...checkLoops(table));
-  out.push(...checkHooks(table));
-  return out;
-}
+const TARGET_PLACE_MAP = new Map(Object.entries(TARGET_PLACES));
 
 function err(rule: Rule, column: number, message: string, hint?: string): Diagnostic {
   return hint === undefined
@@ -86,73 +43,109 @@ function err(rule: Rule, column: number, message: string, hint?: string): Diagno
     : { severity: 'error', line: rule.line, column, message, hint };
 }
 
-function jumpsOf(table: Table, chain: string): Rule[] {
-  return (table.chains.get(chain)?.rules ?? []).filter(
-    (r) => r.target && table.chains.has(r.target.name) && !table.chains.get(r.target.name)?.builtin,
-  );
+/**
+ * Checks one rule when it is added, against the chains declared so far (iptables-restore resolves
+ * a jump when it reads the rule, so the chain must be declared above it).
+ */
+export function validateRule(rule: Rule, body: ParsedRuleBody, table: Table, family: 4 | 6, userChains: ReadonlySet<string>): Diagnostic | null {
+  const t = body.target;
+  if (t && !userChains.has(t.name)) {
+    if ((BUILTIN_CHAINS[table.name] as readonly string[]).includes(t.name)) {
+      return err(rule, t.column, `cannot jump to built-in chain ${t.name}`, 'Jump to a user-defined chain instead.');
+    }
+    if (!lookupTarget(t.name)) {
+      const looksLikeChain = /^[A-Z0-9-]+$/.test(t.name) && t.name.includes('-');
+      return err(
+        rule,
+        t.column,
+        `no chain or target named '${t.name}' in table ${table.name}`,
+        looksLikeChain ? `Declare the chain with a line ':${t.name} - [0:0]' in *${table.name}, above this rule.` : 'Check the spelling of the target.',
+      );
+    }
+    const place = TARGET_PLACES[t.name];
+    if (place?.tables && !place.tables.includes(table.name)) {
+      return err(rule, t.column, `${t.name} is only valid in the ${place.tables.join('/')} table, not ${table.name}`);
+    }
+  }
+  const probe = { items: body.items, target: body.target, table: rule.table, chain: rule.chain, index: rule.index, line: rule.line, text: rule.text, counters: rule.counters, targetName: rule.targetName, targetColumn: rule.targetColumn };
+  const res = compileRule(probe, family, userChains);
+  return 'diagnostic' in res ? res.diagnostic : null;
+}
+
+/** Whole-table checks once every rule is in: jump loops and hook restrictions. */
+export function validateTable(table: Table): Diagnostic[] {
+  const userChains = new Set([...table.chains.values()].filter((c) => !c.builtin).map((c) => c.name));
+  userChainCache.set(table, userChains);
+  // Edges between chain objects (identity-hashed keys are much cheaper than 100k name strings).
+  const edges = new Map<Chain, Edge[]>();
+  for (const chain of table.chains.values()) {
+    const out: Edge[] = [];
+    for (const r of chain.rules) {
+      if (r.targetName === null) continue;
+      const to = table.chains.get(r.targetName);
+      if (to && !to.builtin) out.push({ rule: r, to });
+    }
+    edges.set(chain, out);
+  }
+  return [...checkLoops(table, edges), ...checkHooks(table, edges)];
+}
+
+interface Edge {
+  readonly rule: Rule;
+  readonly to: Chain;
 }
 
 /** Jump loops are rejected by the kernel (ELOOP); report the rule that closes the cycle. */
-function checkLoops(table: Table): Diagnostic[] {
+function checkLoops(table: Table, edges: ReadonlyMap<Chain, Edge[]>): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const color = new Map<string, 1 | 2>();
-  const path: string[] = [];
-  const visit = (name: string): void => {
-    color.set(name, 1);
-    path.push(name);
-    for (const r of jumpsOf(table, name)) {
-      const next = (r.target as { name: string }).name;
-      const c = color.get(next);
+  const color = new Map<Chain, 1 | 2>();
+  const path: Chain[] = [];
+  const visit = (chain: Chain): void => {
+    color.set(chain, 1);
+    path.push(chain);
+    for (const { rule, to } of edges.get(chain) ?? []) {
+      const c = color.get(to);
       if (c === 1) {
-        const cycle = [...path.slice(path.indexOf(next)), next].join(' -> ');
-        out.push(
-          err(
-            r,
-            r.target?.column ?? 1,
-            `jump loop: ${cycle}`,
-            'Remove one of the jumps so the chains form no cycle.',
-          ),
-        );
-      } else if (c === undefined) visit(next);
+        const cycle = [...path.slice(path.indexOf(to)), to].map((x) => x.name).join(' -> ');
+        out.push(err(rule, rule.targetColumn, `jump loop: ${cycle}`, 'Remove one of the jumps so the chains form no cycle.'));
+      } else if (c === undefined) visit(to);
     }
     path.pop();
-    color.set(name, 2);
+    color.set(chain, 2);
   };
-  for (const name of table.chains.keys()) if (!color.has(name)) visit(name);
+  for (const chain of table.chains.values()) if (!color.has(chain)) visit(chain);
   return out;
 }
 
 /** Targets restricted to some hooks must not be reachable from others (xt_check_target hook_mask). */
-function checkHooks(table: Table): Diagnostic[] {
-  const reach = new Map<string, Set<Hook>>();
-  for (const hook of BUILTIN_CHAINS[table.name]) {
-    const stack = [hook as string];
-    const seen = new Set<string>();
+function checkHooks(table: Table, edges: ReadonlyMap<Chain, Edge[]>): Diagnostic[] {
+  // One bit per hook; a chain is visited again only when a new hook reaches it.
+  const hooksOfTable = BUILTIN_CHAINS[table.name];
+  const reach = new Map<Chain, number>();
+  hooksOfTable.forEach((hook, bit) => {
+    const base = table.chains.get(hook);
+    if (!base) return;
+    const stack = [base];
     while (stack.length) {
-      const name = stack.pop() as string;
-      if (seen.has(name)) continue;
-      seen.add(name);
-      let set = reach.get(name);
-      if (!set) reach.set(name, (set = new Set()));
-      set.add(hook);
-      for (const r of jumpsOf(table, name)) stack.push((r.target as { name: string }).name);
+      const chain = stack.pop() as Chain;
+      const mask = reach.get(chain) ?? 0;
+      if (mask & (1 << bit)) continue;
+      reach.set(chain, mask | (1 << bit));
+      for (const e of edges.get(chain) ?? []) stack.push(e.to);
     }
-  }
+  });
   const out: Diagnostic[] = [];
-  for (const chain of table.chains.values()) {
-    const hooks = reach.get(chain.name);
-    if (!hooks) continue;
+  for (const [chain, mask] of reach) {
     for (const rule of chain.rules) {
-      const t = rule.target;
-      const place = t ? TARGET_PLACES[t.name] : undefined;
-      if (!t || !place?.hooks) continue;
-      const bad = [...hooks].filter((h) => !place.hooks?.includes(h));
+      const place = rule.targetName === null ? undefined : TARGET_PLACE_MAP.get(rule.targetName);
+      if (!place?.hooks) continue;
+      const bad = hooksOfTable.filter((h, bit) => mask & (1 << bit) && !place.hooks?.includes(h));
       if (bad.length) {
         out.push(
           err(
             rule,
-            t.column,
-            `${t.name} is only valid in ${place.hooks.join('/')}, but chain ${chain.name} is reached from ${bad.join('/')}`,
+            rule.targetColumn,
+            `${rule.targetName} is only valid in ${place.hooks.join('/')}, but chain ${chain.name} is reached from ${bad.join('/')}`,
             `Move the rule to a chain used only from ${place.hooks.join(' or ')}.`,
           ),
         );

@@ -1,0 +1,2 @@
+/** Further benchmark sections added by later work (generator, scenarios, UI build). */
+export async function benchExtras(): Promise<void> {}

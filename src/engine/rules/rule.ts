@@ -1,0 +1,49 @@
+/**
+ * A rule keeps only its canonical text and position; its parsed words are rebuilt from the text
+ * when asked for. A kube-proxy node has over 100,000 rules, and keeping every parsed word alive
+ * would cost several hundred megabytes (issue #2 budgets 300 MB).
+ */
+import { parseRuleBody, type ParsedRuleBody } from './parse-rule.ts';
+import { tokenizeLine } from './tokenize.ts';
+import type { Rule, RuleItem, TableName, TargetSpec } from './types.ts';
+
+export class TextRule implements Rule {
+  index: number;
+  readonly targetName: string | null;
+  readonly targetColumn: number;
+  private body: ParsedRuleBody | null;
+
+  constructor(
+    readonly table: TableName,
+    readonly chain: string,
+    index: number,
+    readonly line: number,
+    readonly text: string,
+    readonly counters: string | null,
+    body: ParsedRuleBody,
+  ) {
+    this.index = index;
+    this.targetName = body.target?.name ?? null;
+    this.targetColumn = body.target?.column ?? 1;
+    // The parsed words are not kept: see the file comment.
+    this.body = null;
+  }
+
+  private parsed(): ParsedRuleBody {
+    if (!this.body) {
+      const tk = tokenizeLine(this.text);
+      // The canonical text always tokenizes; it starts with `-A CHAIN`.
+      this.body = tk.ok ? parseRuleBody(tk, 2, this.line) : parseRuleBody({ words: [], cols: [], quoted: [] }, 0, this.line);
+    }
+    return this.body;
+  }
+
+  get items(): readonly RuleItem[] {
+    return this.parsed().items;
+  }
+
+  get target(): TargetSpec | null {
+    return this.parsed().target;
+  }
+
+}
