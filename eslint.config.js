@@ -4,7 +4,16 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 /** Packages the pure simulation core must never import: it runs in a Worker and in Node. */
-const uiOnly = ['react', 'react-dom', 'react-*', 'd3-*', 'monaco-*', 'zustand', 'zustand/*', 'i18next'];
+const uiOnly = [
+  'react',
+  'react-dom',
+  'react-*',
+  'd3-*',
+  'monaco-*',
+  'zustand',
+  'zustand/*',
+  'i18next',
+];
 const coreRestriction = {
   'no-restricted-imports': [
     'error',
@@ -19,7 +28,7 @@ const coreRestriction = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report'] },
+  { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', '**/*.tmp.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -4,7 +4,8 @@ import { defineConfig, devices } from '@playwright/test';
 // Debian's Chromium when present (CI and this lab's machines cannot download browsers);
 // Playwright's own browser on a normal developer laptop. HOOKPATH_CHROMIUM overrides both.
 const debianChromium = '/usr/bin/chromium';
-const executablePath = process.env.HOOKPATH_CHROMIUM ?? (existsSync(debianChromium) ? debianChromium : undefined);
+const executablePath =
+  process.env.HOOKPATH_CHROMIUM ?? (existsSync(debianChromium) ? debianChromium : undefined);
 const PORT = Number(process.env.HOOKPATH_E2E_PORT ?? 4173);
 
 export default defineConfig({
@@ -21,7 +22,15 @@ export default defineConfig({
     ...devices['Desktop Chrome'],
     launchOptions: {
       ...(executablePath ? { executablePath } : {}),
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+        '--disable-quic',
+      ],
     },
   },
   webServer: {

@@ -11,17 +11,31 @@ export interface ShapedRuleset {
   readonly lastServicePort: number;
 }
 
-const ip = (base: number, i: number) => `${base >>> 24}.${(base >>> 16) & 255}.${((base >>> 8) & 255) + ((i >>> 8) & 255)}.${i & 255}`;
+const ip = (base: number, i: number) =>
+  `${base >>> 24}.${(base >>> 16) & 255}.${((base >>> 8) & 255) + ((i >>> 8) & 255)}.${i & 255}`;
 
 export function kubeShapedRuleset(services: number, endpoints: number): ShapedRuleset {
   const nat: string[] = [];
-  const chains: string[] = [':PREROUTING ACCEPT [0:0]', ':INPUT ACCEPT [0:0]', ':OUTPUT ACCEPT [0:0]', ':POSTROUTING ACCEPT [0:0]', ':KUBE-SERVICES - [0:0]', ':KUBE-NODEPORTS - [0:0]', ':KUBE-POSTROUTING - [0:0]', ':KUBE-MARK-MASQ - [0:0]'];
+  const chains: string[] = [
+    ':PREROUTING ACCEPT [0:0]',
+    ':INPUT ACCEPT [0:0]',
+    ':OUTPUT ACCEPT [0:0]',
+    ':POSTROUTING ACCEPT [0:0]',
+    ':KUBE-SERVICES - [0:0]',
+    ':KUBE-NODEPORTS - [0:0]',
+    ':KUBE-POSTROUTING - [0:0]',
+    ':KUBE-MARK-MASQ - [0:0]',
+  ];
   nat.push('-A PREROUTING -m comment --comment "kubernetes service portals" -j KUBE-SERVICES');
   nat.push('-A OUTPUT -m comment --comment "kubernetes service portals" -j KUBE-SERVICES');
-  nat.push('-A POSTROUTING -m comment --comment "kubernetes postrouting rules" -j KUBE-POSTROUTING');
+  nat.push(
+    '-A POSTROUTING -m comment --comment "kubernetes postrouting rules" -j KUBE-POSTROUTING',
+  );
   nat.push('-A KUBE-POSTROUTING -m mark ! --mark 0x00004000/0x00004000 -j RETURN');
   nat.push('-A KUBE-POSTROUTING -j MARK --xor-mark 0x00004000');
-  nat.push('-A KUBE-POSTROUTING -m comment --comment "kubernetes service traffic requiring SNAT" -j MASQUERADE --random-fully');
+  nat.push(
+    '-A KUBE-POSTROUTING -m comment --comment "kubernetes service traffic requiring SNAT" -j MASQUERADE --random-fully',
+  );
   nat.push('-A KUBE-MARK-MASQ -j MARK --or-mark 0x00004000');
   const svcRules: string[] = [];
   const perService: string[] = [];
@@ -33,23 +47,40 @@ export function kubeShapedRuleset(services: number, endpoints: number): ShapedRu
     lastIP = cip;
     const nodePort = 30000 + (s % 2768);
     chains.push(`:KUBE-SVC-${id} - [0:0]`, `:KUBE-EXT-${id} - [0:0]`);
-    svcRules.push(`-A KUBE-SERVICES -m comment --comment "${name} cluster IP" -m tcp -p tcp -d ${cip} --dport 80 -j KUBE-SVC-${id}`);
-    if (s < 2768) perService.push(`-A KUBE-NODEPORTS -m comment --comment ${name} -m tcp -p tcp --dport ${nodePort} -j KUBE-EXT-${id}`);
-    perService.push(`-A KUBE-EXT-${id} -m comment --comment "masquerade traffic for ${name} external destinations" -j KUBE-MARK-MASQ`);
+    svcRules.push(
+      `-A KUBE-SERVICES -m comment --comment "${name} cluster IP" -m tcp -p tcp -d ${cip} --dport 80 -j KUBE-SVC-${id}`,
+    );
+    if (s < 2768)
+      perService.push(
+        `-A KUBE-NODEPORTS -m comment --comment ${name} -m tcp -p tcp --dport ${nodePort} -j KUBE-EXT-${id}`,
+      );
+    perService.push(
+      `-A KUBE-EXT-${id} -m comment --comment "masquerade traffic for ${name} external destinations" -j KUBE-MARK-MASQ`,
+    );
     perService.push(`-A KUBE-EXT-${id} -j KUBE-SVC-${id}`);
-    perService.push(`-A KUBE-SVC-${id} -m comment --comment "${name} cluster IP" -m tcp -p tcp -d ${cip} --dport 80 ! -s 10.244.0.0/16 -j KUBE-MARK-MASQ`);
+    perService.push(
+      `-A KUBE-SVC-${id} -m comment --comment "${name} cluster IP" -m tcp -p tcp -d ${cip} --dport 80 ! -s 10.244.0.0/16 -j KUBE-MARK-MASQ`,
+    );
     for (let e = 0; e < endpoints; e++) {
-      const sep = `${id.slice(4)}E${e.toString().padStart(3, "0")}`;
+      const sep = `${id.slice(4)}E${e.toString().padStart(3, '0')}`;
       const eip = ip(0x0af40000, (s * endpoints + e) % 65000);
       chains.push(`:KUBE-SEP-${sep} - [0:0]`);
       const p = endpoints - e;
       const stat = p > 1 ? ` -m statistic --mode random --probability ${(1 / p).toFixed(10)}` : '';
-      perService.push(`-A KUBE-SVC-${id} -m comment --comment "${name} -> ${eip}:8080"${stat} -j KUBE-SEP-${sep}`);
-      perService.push(`-A KUBE-SEP-${sep} -m comment --comment ${name} -s ${eip} -j KUBE-MARK-MASQ`);
-      perService.push(`-A KUBE-SEP-${sep} -m comment --comment ${name} -m tcp -p tcp -j DNAT --to-destination ${eip}:8080`);
+      perService.push(
+        `-A KUBE-SVC-${id} -m comment --comment "${name} -> ${eip}:8080"${stat} -j KUBE-SEP-${sep}`,
+      );
+      perService.push(
+        `-A KUBE-SEP-${sep} -m comment --comment ${name} -s ${eip} -j KUBE-MARK-MASQ`,
+      );
+      perService.push(
+        `-A KUBE-SEP-${sep} -m comment --comment ${name} -m tcp -p tcp -j DNAT --to-destination ${eip}:8080`,
+      );
     }
   }
-  svcRules.push('-A KUBE-SERVICES -m comment --comment "kubernetes service nodeports; NOTE: this must be the last rule in this chain" -m addrtype --dst-type LOCAL -j KUBE-NODEPORTS');
+  svcRules.push(
+    '-A KUBE-SERVICES -m comment --comment "kubernetes service nodeports; NOTE: this must be the last rule in this chain" -m addrtype --dst-type LOCAL -j KUBE-NODEPORTS',
+  );
   const filter = [
     '*filter',
     ':INPUT ACCEPT [0:0]',
@@ -64,5 +95,10 @@ export function kubeShapedRuleset(services: number, endpoints: number): ShapedRu
   ];
   const natLines = ['*nat', ...chains, ...nat, ...svcRules, ...perService, 'COMMIT'];
   const rules = nat.length + svcRules.length + perService.length + 4;
-  return { text: `${[...filter, ...natLines].join('\n')}\n`, rules, lastServiceIP: lastIP, lastServicePort: 80 };
+  return {
+    text: `${[...filter, ...natLines].join('\n')}\n`,
+    rules,
+    lastServiceIP: lastIP,
+    lastServicePort: 80,
+  };
 }

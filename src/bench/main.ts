@@ -28,7 +28,9 @@ function gc(): void {
 }
 
 const shaped = kubeShapedRuleset(SERVICES, ENDPOINTS);
-console.log(`ruleset: ${SERVICES} Services x ${ENDPOINTS} endpoints, ${shaped.rules} rules, ${(shaped.text.length / 1024 / 1024).toFixed(1)} MB of iptables-save text`);
+console.log(
+  `ruleset: ${SERVICES} Services x ${ENDPOINTS} endpoints, ${shaped.rules} rules, ${(shaped.text.length / 1024 / 1024).toFixed(1)} MB of iptables-save text`,
+);
 
 gc();
 const heapBefore = process.memoryUsage().heapUsed;
@@ -42,7 +44,9 @@ for (let i = 0; i < 5; i++) {
 if (!parsed.ok) throw new Error(`bench ruleset does not parse: ${parsed.diagnostics[0]?.message}`);
 gc();
 const heapAfter = process.memoryUsage().heapUsed;
-console.log(`parse + validate: median ${median(parseTimes).toFixed(0)} ms (runs: ${parseTimes.map((t) => t.toFixed(0)).join(', ')})   budget 1000 ms`);
+console.log(
+  `parse + validate: median ${median(parseTimes).toFixed(0)} ms (runs: ${parseTimes.map((t) => t.toFixed(0)).join(', ')})   budget 1000 ms`,
+);
 
 const { network } = buildNetwork({
   hosts: [
@@ -62,17 +66,35 @@ for (let i = 0; i < 25; i++) {
   const t0 = performance.now();
   const sim = simulate(
     network,
-    { kind: 'inject', host: 'node', iface: 'eth0', packet: { proto: 'tcp', src: '192.168.1.20', dst: shaped.lastServiceIP, sport: 40000 + i, dport: shaped.lastServicePort, mark: 0, ttl: 64, flags: { syn: true, ack: false, rst: false, fin: false, psh: false, urg: false } } },
+    {
+      kind: 'inject',
+      host: 'node',
+      iface: 'eth0',
+      packet: {
+        proto: 'tcp',
+        src: '192.168.1.20',
+        dst: shaped.lastServiceIP,
+        sport: 40000 + i,
+        dport: shaped.lastServicePort,
+        mark: 0,
+        ttl: 64,
+        flags: { syn: true, ack: false, rst: false, fin: false, psh: false, urg: false },
+      },
+    },
     { seed: i },
   );
   traceTimes.push(performance.now() - t0);
   events = sim.events.length;
   if (sim.outcome.kind !== 'forwarded') throw new Error(`unexpected outcome ${sim.outcome.kind}`);
 }
-console.log(`first-packet trace to the last Service: median ${median(traceTimes).toFixed(2)} ms over 25 runs (${events} events)   budget 20 ms`);
+console.log(
+  `first-packet trace to the last Service: median ${median(traceTimes).toFixed(2)} ms over 25 runs (${events} events)   budget 20 ms`,
+);
 gc();
 const rss = process.memoryUsage().rss;
-console.log(`memory: ruleset retained ${mb(heapAfter - heapBefore)} of heap, process RSS ${mb(rss)}   budget 300 MB`);
+console.log(
+  `memory: ruleset retained ${mb(heapAfter - heapBefore)} of heap, process RSS ${mb(rss)}   budget 300 MB`,
+);
 
 // The kernel's own reference: iptables-restore --test in a throwaway network namespace.
 try {
@@ -80,10 +102,17 @@ try {
   const file = join(dir, 'rules');
   writeFileSync(file, shaped.text);
   const t0 = performance.now();
-  execFileSync('unshare', ['-n', 'sh', '-c', `iptables-restore --test < ${file}`], { stdio: 'pipe', timeout: 120000 });
-  console.log(`reference: iptables-restore --test on the same file: ${(performance.now() - t0).toFixed(0)} ms`);
+  execFileSync('unshare', ['-n', 'sh', '-c', `iptables-restore --test < ${file}`], {
+    stdio: 'pipe',
+    timeout: 120000,
+  });
+  console.log(
+    `reference: iptables-restore --test on the same file: ${(performance.now() - t0).toFixed(0)} ms`,
+  );
 } catch (e) {
-  console.log(`reference: iptables-restore --test not available here (${(e as Error).message.split('\n')[0]})`);
+  console.log(
+    `reference: iptables-restore --test not available here (${(e as Error).message.split('\n')[0]})`,
+  );
 }
 
 await benchExtras();

@@ -97,7 +97,8 @@ export function parseRuleBody(t: Tokens, start: number, line: number): ParsedRul
     const col = t.cols[i] as number;
     const quoted = t.quoted[i] === 1;
     if (word === '!' && !quoted) {
-      if (negate >= 0) err(col, "'!' given twice", 'Write a single ! before the option it negates.');
+      if (negate >= 0)
+        err(col, "'!' given twice", 'Write a single ! before the option it negates.');
       negate = col;
       i++;
       continue;
@@ -142,7 +143,14 @@ export function parseRuleBody(t: Tokens, start: number, line: number): ParsedRul
         continue;
       }
       const name = t.words[i + 1] as string;
-      items.push({ kind: 'module', name, implicit: false, options: [], column: col, info: lookupMatch(name) });
+      items.push({
+        kind: 'module',
+        name,
+        implicit: false,
+        options: [],
+        column: col,
+        info: lookupMatch(name),
+      });
       layout.push(`-m ${name}`);
       lastOption = null;
       i += 2;
@@ -157,7 +165,13 @@ export function parseRuleBody(t: Tokens, start: number, line: number): ParsedRul
         continue;
       }
       const name = t.words[i + 1] as string;
-      target = { via, name, options: [], column: col, info: via === '-j' ? lookupTarget(name) : undefined };
+      target = {
+        via,
+        name,
+        options: [],
+        column: col,
+        info: via === '-j' ? lookupTarget(name) : undefined,
+      };
       layout.push(`${via} ${name}`);
       lastOption = null;
       i += 2;
@@ -187,12 +201,20 @@ export function parseRuleBody(t: Tokens, start: number, line: number): ParsedRul
       }
       let holder: MutableModule | MutableTarget;
       if (owner === 'implicit') {
-        const mod: MutableModule = { kind: 'module', name: proto as string, implicit: true, options: [], column: col, info: lookupMatch(proto as string) };
+        const mod: MutableModule = {
+          kind: 'module',
+          name: proto as string,
+          implicit: true,
+          options: [],
+          column: col,
+          info: lookupMatch(proto as string),
+        };
         items.push(mod);
         holder = mod;
       } else holder = owner;
       const arity = holder.info?.options[word];
-      if (neg >= 0 && arity && !arity.negatable) err(neg, `${word} cannot be negated`, 'Remove the ! before it.');
+      if (neg >= 0 && arity && !arity.negatable)
+        err(neg, `${word} cannot be negated`, 'Remove the ! before it.');
       const args: string[] = [];
       let legacyNeg = false;
       let j = i + 1;
@@ -216,7 +238,12 @@ export function parseRuleBody(t: Tokens, start: number, line: number): ParsedRul
           j++;
         }
       }
-      const spec: OptionSpec = { name: arity?.canonical ?? word, negated: neg >= 0 || legacyNeg, args, column: col };
+      const spec: OptionSpec = {
+        name: arity?.canonical ?? word,
+        negated: neg >= 0 || legacyNeg,
+        args,
+        column: col,
+      };
       holder.options.push(spec);
       if (spec.name === '--comment') commentAt = layout.length;
       layout.push(optionWords(spec));

@@ -141,7 +141,11 @@ export function parseRuleset(text: string, options: ParseOptions = {}): ParseRes
     let k0 = 0;
     let counters: string | null = null;
     const firstWord = tk.words[0];
-    if (firstWord !== undefined && firstWord.charCodeAt(0) === 91 && /^\[\d+:\d+\]$/.test(firstWord)) {
+    if (
+      firstWord !== undefined &&
+      firstWord.charCodeAt(0) === 91 &&
+      /^\[\d+:\d+\]$/.test(firstWord)
+    ) {
       counters = firstWord;
       k0 = 1;
     }
@@ -157,7 +161,12 @@ export function parseRuleset(text: string, options: ParseOptions = {}): ParseRes
       }
       const chain = table?.chains.get(chainName);
       if (!chain) {
-        error(lineNo, chainCol, `chain '${chainName}' does not exist in table ${table?.name}`, `Declare it first with a line ':${chainName} - [0:0]'.`);
+        error(
+          lineNo,
+          chainCol,
+          `chain '${chainName}' does not exist in table ${table?.name}`,
+          `Declare it first with a line ':${chainName} - [0:0]'.`,
+        );
         return null;
       }
       return chain;
@@ -180,7 +189,15 @@ export function parseRuleset(text: string, options: ParseOptions = {}): ParseRes
       const canonical = body.body ? `-A ${chain.name} ${body.body}` : `-A ${chain.name}`;
       // Keep the input's own slice when it already is canonical (the usual iptables-save case).
       const text = raw === canonical ? raw : canonical;
-      const rule = new TextRule(table.name, chain.name, at + 1, lineNo, text, counters ?? body.counters, body);
+      const rule = new TextRule(
+        table.name,
+        chain.name,
+        at + 1,
+        lineNo,
+        text,
+        counters ?? body.counters,
+        body,
+      );
       const invalid = validateRule(rule, body, table, ruleset.family, userChains(table));
       if (invalid) {
         diagnostics.push(invalid);
@@ -212,8 +229,7 @@ export function parseRuleset(text: string, options: ParseOptions = {}): ParseRes
     if (c === '-X' || c === '--delete-chain') {
       const ch = chainName !== undefined ? needsChain() : null;
       if (ch) {
-        if (ch.builtin)
-          error(lineNo, chainCol, `cannot delete built-in chain ${ch.name}`);
+        if (ch.builtin) error(lineNo, chainCol, `cannot delete built-in chain ${ch.name}`);
         else {
           table.chains.delete(ch.name);
           userChains(table).delete(ch.name);
@@ -306,7 +322,8 @@ function declareChain(
   column: number,
   error: ErrorFn,
 ): void {
-  const builtin = name.length <= 11 && (BUILTIN_CHAINS[table.name] as readonly string[]).includes(name);
+  const builtin =
+    name.length <= 11 && (BUILTIN_CHAINS[table.name] as readonly string[]).includes(name);
   if (!builtin && !CHAIN_NAME.test(name)) {
     error(
       lineNo,

@@ -33,7 +33,9 @@ export class TextRule implements Rule {
     if (!this.body) {
       const tk = tokenizeLine(this.text);
       // The canonical text always tokenizes; it starts with `-A CHAIN`.
-      this.body = tk.ok ? parseRuleBody(tk, 2, this.line) : parseRuleBody({ words: [], cols: [], quoted: [] }, 0, this.line);
+      this.body = tk.ok
+        ? parseRuleBody(tk, 2, this.line)
+        : parseRuleBody({ words: [], cols: [], quoted: [] }, 0, this.line);
     }
     return this.body;
   }
@@ -45,5 +47,4 @@ export class TextRule implements Rule {
   get target(): TargetSpec | null {
     return this.parsed().target;
   }
-
 }

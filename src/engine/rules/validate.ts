@@ -2,7 +2,14 @@
 import { lookupTarget } from './extensions.ts';
 import { compileRule, type CompiledRule } from './compile.ts';
 import type { ParsedRuleBody } from './parse-rule.ts';
-import { BUILTIN_CHAINS, type Chain, type Diagnostic, type Hook, type Rule, type Table } from './types.ts';
+import {
+  BUILTIN_CHAINS,
+  type Chain,
+  type Diagnostic,
+  type Hook,
+  type Rule,
+  type Table,
+} from './types.ts';
 
 const userChainCache = new WeakMap<Table, ReadonlySet<string>>();
 
@@ -24,7 +31,9 @@ export function compileValidated(rule: Rule, table: Table, family: 4 | 6): Compi
 }
 
 /** Where kernel targets may appear (xt_target .table and .hooks in net/netfilter and net/ipv4/netfilter). */
-const TARGET_PLACES: Readonly<Record<string, { tables?: readonly string[]; hooks?: readonly Hook[] }>> = {
+const TARGET_PLACES: Readonly<
+  Record<string, { tables?: readonly string[]; hooks?: readonly Hook[] }>
+> = {
   DNAT: { tables: ['nat'], hooks: ['PREROUTING', 'OUTPUT'] },
   REDIRECT: { tables: ['nat'], hooks: ['PREROUTING', 'OUTPUT'] },
   SNAT: { tables: ['nat'], hooks: ['POSTROUTING', 'INPUT'] },
@@ -47,11 +56,22 @@ function err(rule: Rule, column: number, message: string, hint?: string): Diagno
  * Checks one rule when it is added, against the chains declared so far (iptables-restore resolves
  * a jump when it reads the rule, so the chain must be declared above it).
  */
-export function validateRule(rule: Rule, body: ParsedRuleBody, table: Table, family: 4 | 6, userChains: ReadonlySet<string>): Diagnostic | null {
+export function validateRule(
+  rule: Rule,
+  body: ParsedRuleBody,
+  table: Table,
+  family: 4 | 6,
+  userChains: ReadonlySet<string>,
+): Diagnostic | null {
   const t = body.target;
   if (t && !userChains.has(t.name)) {
     if ((BUILTIN_CHAINS[table.name] as readonly string[]).includes(t.name)) {
-      return err(rule, t.column, `cannot jump to built-in chain ${t.name}`, 'Jump to a user-defined chain instead.');
+      return err(
+        rule,
+        t.column,
+        `cannot jump to built-in chain ${t.name}`,
+        'Jump to a user-defined chain instead.',
+      );
     }
     if (!lookupTarget(t.name)) {
       const looksLikeChain = /^[A-Z0-9-]+$/.test(t.name) && t.name.includes('-');
@@ -59,22 +79,41 @@ export function validateRule(rule: Rule, body: ParsedRuleBody, table: Table, fam
         rule,
         t.column,
         `no chain or target named '${t.name}' in table ${table.name}`,
-        looksLikeChain ? `Declare the chain with a line ':${t.name} - [0:0]' in *${table.name}, above this rule.` : 'Check the spelling of the target.',
+        looksLikeChain
+          ? `Declare the chain with a line ':${t.name} - [0:0]' in *${table.name}, above this rule.`
+          : 'Check the spelling of the target.',
       );
     }
     const place = TARGET_PLACES[t.name];
     if (place?.tables && !place.tables.includes(table.name)) {
-      return err(rule, t.column, `${t.name} is only valid in the ${place.tables.join('/')} table, not ${table.name}`);
+      return err(
+        rule,
+        t.column,
+        `${t.name} is only valid in the ${place.tables.join('/')} table, not ${table.name}`,
+      );
     }
   }
-  const probe = { items: body.items, target: body.target, table: rule.table, chain: rule.chain, index: rule.index, line: rule.line, text: rule.text, counters: rule.counters, targetName: rule.targetName, targetColumn: rule.targetColumn };
+  const probe = {
+    items: body.items,
+    target: body.target,
+    table: rule.table,
+    chain: rule.chain,
+    index: rule.index,
+    line: rule.line,
+    text: rule.text,
+    counters: rule.counters,
+    targetName: rule.targetName,
+    targetColumn: rule.targetColumn,
+  };
   const res = compileRule(probe, family, userChains);
   return 'diagnostic' in res ? res.diagnostic : null;
 }
 
 /** Whole-table checks once every rule is in: jump loops and hook restrictions. */
 export function validateTable(table: Table): Diagnostic[] {
-  const userChains = new Set([...table.chains.values()].filter((c) => !c.builtin).map((c) => c.name));
+  const userChains = new Set(
+    [...table.chains.values()].filter((c) => !c.builtin).map((c) => c.name),
+  );
   userChainCache.set(table, userChains);
   // Edges between chain objects (identity-hashed keys are much cheaper than 100k name strings).
   const edges = new Map<Chain, Edge[]>();
@@ -107,7 +146,14 @@ function checkLoops(table: Table, edges: ReadonlyMap<Chain, Edge[]>): Diagnostic
       const c = color.get(to);
       if (c === 1) {
         const cycle = [...path.slice(path.indexOf(to)), to].map((x) => x.name).join(' -> ');
-        out.push(err(rule, rule.targetColumn, `jump loop: ${cycle}`, 'Remove one of the jumps so the chains form no cycle.'));
+        out.push(
+          err(
+            rule,
+            rule.targetColumn,
+            `jump loop: ${cycle}`,
+            'Remove one of the jumps so the chains form no cycle.',
+          ),
+        );
       } else if (c === undefined) visit(to);
     }
     path.pop();
