@@ -5,7 +5,7 @@
  */
 import {
   buildNetwork,
-  simulate,
+  enumerateOutcomes,
   xtablesNotation,
   type NetworkSpec,
   type Outcome,
@@ -169,6 +169,8 @@ export interface CrossCheck {
   readonly probe: KernelProbeResult['probe'];
   readonly kernel: Verdict;
   readonly engine: Verdict;
+  /** Every outcome the engine thinks possible, with its probability. */
+  readonly possible: readonly { readonly verdict: string; readonly probability: number }[];
   readonly raw: KernelProbeResult;
   readonly outcome: Outcome;
   readonly events: readonly TraceEvent[];
@@ -213,7 +215,11 @@ export function engineProbe(p: KernelProbeResult['probe']): ProbeSpec {
   return probe;
 }
 
-/** Runs `probe` on the kernel lab and through the engine (same spec, same source port). */
+/**
+ * Runs `probe` on the kernel lab and through the engine (same spec, same source port). The
+ * engine enumerates every random branch (statistic, ECMP); the run whose outcome matches the
+ * kernel's is the one compared, so a kernel result must be one the engine thinks possible.
+ */
 export async function crossCheck(
   lab: KernelLab,
   probe: KernelProbe,
@@ -222,16 +228,34 @@ export async function crossCheck(
   const raw = await lab.probe(probe);
   const { network, problems } = buildNetwork(spec);
   if (!network) throw new Error(`engine refuses the spec: ${JSON.stringify(problems)}`);
-  const sim = simulate(network, engineProbe(raw.probe));
+  const runs = enumerateOutcomes(network, engineProbe(raw.probe)).runs;
+  const kernel = kernelVerdict(raw.result);
+  // Among the runs with the kernel's outcome, prefer one whose rule traces match too: with
+  // statistic rules several branches can end alike (e.g. every endpoint unreachable).
+  const candidates = runs
+    .filter((r) => verdictText(engineVerdict(r.outcome)) === verdictText(kernel))
+    .map((r) => ({ r, traces: compareTraces(lab.handles, raw, r.events) }));
+  const best =
+    candidates.find((c) => c.traces.every((t) => sameSeq(t.kernel, t.engine))) ?? candidates[0];
+  const run = best?.r ?? runs[0];
+  if (!run) throw new Error('the engine produced no run');
   return {
     probe: raw.probe,
-    kernel: kernelVerdict(raw.result),
-    engine: engineVerdict(sim.outcome),
+    kernel,
+    engine: engineVerdict(run.outcome),
+    possible: runs.map((r) => ({
+      verdict: verdictText(engineVerdict(r.outcome)),
+      probability: r.probability,
+    })),
     raw,
-    outcome: sim.outcome,
-    events: sim.events,
-    traces: compareTraces(lab.handles, raw, sim.events),
+    outcome: run.outcome,
+    events: run.events,
+    traces: best?.traces ?? compareTraces(lab.handles, raw, run.events),
   };
+}
+
+function sameSeq(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /** Side-by-side text of a comparison, for test failure messages and reports. */
@@ -241,6 +265,10 @@ export function comparisonText(c: CrossCheck): string {
     `  kernel: ${verdictText(c.kernel)}`,
     `  engine: ${verdictText(c.engine)}`,
   ];
+  if (c.possible.length > 1) {
+    for (const p of c.possible)
+      lines.push(`    possible: ${p.verdict} (p=${p.probability.toFixed(3)})`);
+  }
   for (const t of c.traces) {
     lines.push(`  ${t.host} ${t.packet} packet:`);
     const n = Math.max(t.kernel.length, t.engine.length);

@@ -1,0 +1,181 @@
+/** MASQUERADE on a router, and what a client sees for REJECT, DROP and closed ports. */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { NetworkSpec } from '../engine/index.ts';
+import { crossCheck } from './compare.ts';
+import { expectAgreement, traceOf } from './expect.ts';
+import { KernelLab } from './lab.ts';
+import { describeKernel } from './support.ts';
+
+/**
+ * client (10.0.1.10) -> gw -> server (10.0.2.20). The server has no route back to 10.0.1.0/24,
+ * so only MASQUERADE on gw makes an answer possible. gw's nat table declares POSTROUTING only:
+ * iptables-nft then creates no other nat base chain (the engine's chains are implicit).
+ */
+function routed(masquerade: boolean): NetworkSpec {
+  const nat = masquerade ? '-A POSTROUTING -o eth1 -j MASQUERADE\n' : '';
+  return {
+    hosts: [
+      {
+        name: 'client',
+        interfaces: [{ name: 'eth0', addresses: ['10.0.1.10/24'], segment: 'inside' }],
+        routes: [{ to: 'default', via: '10.0.1.1' }],
+      },
+      {
+        name: 'gw',
+        interfaces: [
+          { name: 'eth0', addresses: ['10.0.1.1/24'], segment: 'inside' },
+          { name: 'eth1', addresses: ['10.0.2.1/24'], segment: 'outside' },
+        ],
+        sysctls: { ipForward: true },
+        rules: `*nat
+:POSTROUTING ACCEPT [0:0]
+${nat}COMMIT
+*filter
+:INPUT ACCEPT [0:0]
+:FORWARD DROP [0:0]
+:OUTPUT ACCEPT [0:0]
+-A FORWARD -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT
+-A FORWARD -i eth0 -o eth1 -p tcp -m tcp --dport 80 -j ACCEPT
+-A FORWARD -i eth0 -o eth1 -p udp -m udp --dport 53 -j ACCEPT
+-A FORWARD -i eth0 -o eth1 -p tcp -m tcp --dport 81 -j REJECT --reject-with icmp-host-prohibited
+COMMIT
+`,
+      },
+      {
+        name: 'server',
+        interfaces: [{ name: 'eth0', addresses: ['10.0.2.20/24'], segment: 'outside' }],
+        listeners: [
+          { process: 'web', proto: 'tcp', address: '0.0.0.0', port: 80, reply: 'web' },
+          { process: 'dns', proto: 'udp', address: '0.0.0.0', port: 53, reply: 'dns' },
+        ],
+      },
+    ],
+  };
+}
+
+const GW_OUT = '10.0.2.1';
+const toServer = {
+  kind: 'connect',
+  from: 'client',
+  proto: 'tcp',
+  dst: '10.0.2.20',
+  dport: 80,
+} as const;
+
+describeKernel('MASQUERADE on a router (iptables-nft, undeclared nat chains)', () => {
+  let lab: KernelLab | null = null;
+  beforeAll(async () => {
+    lab = await KernelLab.start(routed(true));
+  });
+  afterAll(() => lab?.close());
+  const l = () => lab as KernelLab;
+
+  it('TCP: the server sees the router address; conntrack passes the reply', async () => {
+    const c = await crossCheck(l(), toServer);
+    expectAgreement(c, `answered "web" src=${GW_OUT}`);
+    expect(traceOf(c, 'gw')).toContain('nat:POSTROUTING:rule:1:ACCEPT');
+    expect(traceOf(c, 'gw', 'reply')).toEqual(['filter:FORWARD:rule:1:ACCEPT']);
+    // Engine-only: policy events of nat PREROUTING, which iptables-nft never created.
+    const skipped = c.traces.find((t) => t.host === 'gw' && t.packet === 'first')?.skipped ?? [];
+    expect(skipped).toContain(
+      'nat:PREROUTING:policy:ACCEPT (chain not declared, absent in iptables-nft)',
+    );
+  });
+
+  it('UDP: same translation for a datagram and its answer', async () => {
+    const c = await crossCheck(l(), { ...toServer, proto: 'udp', dport: 53 });
+    expectAgreement(c, `answered "dns" src=${GW_OUT}`);
+  });
+
+  it('forward policy DROP: timeout', async () => {
+    const c = await crossCheck(l(), { ...toServer, dport: 82 });
+    expectAgreement(c, 'timeout');
+    expect(traceOf(c, 'gw')).toContain('filter:FORWARD:policy:DROP');
+  });
+
+  it('REJECT in FORWARD with icmp-host-prohibited: EHOSTUNREACH at the client', async () => {
+    expectAgreement(await crossCheck(l(), { ...toServer, dport: 81 }), 'refused EHOSTUNREACH');
+  });
+});
+
+describeKernel('the same router without MASQUERADE', () => {
+  let lab: KernelLab | null = null;
+  beforeAll(async () => {
+    lab = await KernelLab.start(routed(false));
+  });
+  afterAll(() => lab?.close());
+
+  it('the server has no route back to the client: timeout', async () => {
+    expectAgreement(await crossCheck(lab as KernelLab, toServer), 'timeout');
+  });
+});
+
+/** One node with sshd on 22 and a filter INPUT that rejects, resets or drops other ports. */
+const guarded: NetworkSpec = {
+  hosts: [
+    {
+      name: 'client',
+      interfaces: [{ name: 'eth0', addresses: ['192.168.50.10/24'], segment: 'lan' }],
+    },
+    {
+      name: 'node-1',
+      interfaces: [{ name: 'eth0', addresses: ['192.168.50.38/24'], segment: 'lan' }],
+      listeners: [22, 23, 24, 25].map((port) => ({
+        process: `d${port}`,
+        proto: 'tcp' as const,
+        address: '0.0.0.0',
+        port,
+      })),
+      rules: `*filter
+:INPUT ACCEPT [0:0]
+:FORWARD ACCEPT [0:0]
+:OUTPUT ACCEPT [0:0]
+-A INPUT -p tcp -m tcp --dport 23 -j REJECT
+-A INPUT -p tcp -m tcp --dport 24 -j REJECT --reject-with tcp-reset
+-A INPUT -p tcp -m tcp --dport 25 -j DROP
+-A INPUT -p udp -m udp --dport 53 -j REJECT --reject-with icmp-admin-prohibited
+COMMIT
+`,
+    },
+  ],
+};
+
+describeKernel('filter INPUT verdicts as a client sees them', () => {
+  let lab: KernelLab | null = null;
+  beforeAll(async () => {
+    lab = await KernelLab.start(guarded);
+  });
+  afterAll(() => lab?.close());
+  const probe = (dport: number, proto: 'tcp' | 'udp' = 'tcp') =>
+    crossCheck(lab as KernelLab, {
+      kind: 'connect',
+      from: 'client',
+      proto,
+      dst: '192.168.50.38',
+      dport,
+    });
+
+  it('no rule: the listener answers', async () => {
+    expectAgreement(await probe(22), 'answered "d22@node-1" src=192.168.50.10');
+  });
+  it('REJECT (icmp-port-unreachable): refused', async () => {
+    const c = await probe(23);
+    expectAgreement(c, 'refused ECONNREFUSED');
+    expect(traceOf(c, 'node-1')).toEqual(['filter:INPUT:rule:1:DROP']);
+  });
+  it('REJECT --reject-with tcp-reset: refused', async () => {
+    expectAgreement(await probe(24), 'refused ECONNREFUSED');
+  });
+  it('DROP: timeout', async () => {
+    expectAgreement(await probe(25), 'timeout');
+  });
+  it('no listener: the kernel resets, refused', async () => {
+    expectAgreement(await probe(26), 'refused ECONNREFUSED');
+  });
+  it('UDP REJECT with icmp-admin-prohibited: EHOSTUNREACH', async () => {
+    expectAgreement(await probe(53, 'udp'), 'refused EHOSTUNREACH');
+  });
+  it('UDP without a listener: port unreachable, refused', async () => {
+    expectAgreement(await probe(54, 'udp'), 'refused ECONNREFUSED');
+  });
+});
