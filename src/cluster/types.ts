@@ -1,0 +1,138 @@
+/**
+ * The lab's scenario-level API: what a scenario file says, and what a simulation of it returns.
+ * Pure data (structured-clone safe): it crosses the Web Worker boundary as is.
+ */
+import type { Outcome, TraceEvent, Choice } from '../engine/index.ts';
+
+/** Text in both languages the lab speaks. */
+export interface I18nText {
+  readonly en: string;
+  readonly zh: string;
+}
+
+/** A problem in a scenario or in its manifests: where, which field, what to do. */
+export interface LabDiagnostic {
+  readonly severity: 'error' | 'warning';
+  /** Which text the position refers to: the scenario file, or the manifests block (the editor's text). */
+  readonly source: 'scenario' | 'manifests';
+  /** 1-based; 0 when the problem has no position (then `path` says where). */
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+  /** Field path, e.g. `Service default/web: spec.ports[0].targetPort`. */
+  readonly path: string;
+  readonly message: string;
+}
+
+export type HostKind = 'client' | 'node' | 'pod' | 'router';
+
+export interface ProcessView {
+  readonly name: string;
+  readonly proto: 'tcp' | 'udp' | 'sctp';
+  readonly address: string;
+  readonly port: number;
+}
+
+export interface HostView {
+  /** Unique host name; trace events refer to hosts by this name. */
+  readonly name: string;
+  readonly kind: HostKind;
+  readonly ips: readonly string[];
+  /** For pods: the node they run on. */
+  readonly node: string | null;
+  /** For pods: the owning workload (Deployment/DaemonSet name) and namespace. */
+  readonly workload: string | null;
+  readonly namespace: string | null;
+  readonly zone: string | null;
+  readonly roles: readonly string[];
+  readonly processes: readonly ProcessView[];
+}
+
+export interface LinkView {
+  readonly a: string;
+  readonly aIf: string;
+  readonly b: string;
+  readonly bIf: string;
+  readonly segment: string;
+}
+
+export interface VipView {
+  readonly ip: string;
+  readonly mode: 'kube-vip' | 'metallb-l2' | 'metallb-bgp';
+  /** The node that holds (kube-vip) or answers ARP for (MetalLB L2) the address; null for BGP. */
+  readonly holder: string | null;
+}
+
+export interface ServiceView {
+  readonly namespace: string;
+  readonly name: string;
+  readonly type: string;
+  readonly clusterIP: string | null;
+  readonly ports: readonly { readonly name: string; readonly port: number; readonly protocol: string; readonly targetPort: string; readonly nodePort: number | null }[];
+  readonly loadBalancerIPs: readonly string[];
+  readonly externalIPs: readonly string[];
+  readonly externalTrafficPolicy: string;
+  readonly internalTrafficPolicy: string;
+  readonly healthCheckNodePort: number | null;
+  readonly endpoints: readonly { readonly ip: string; readonly node: string | null; readonly pod: string | null; readonly ready: boolean; readonly zone: string | null }[];
+}
+
+export interface ClusterView {
+  readonly hosts: readonly HostView[];
+  readonly links: readonly LinkView[];
+  readonly vips: readonly VipView[];
+  readonly services: readonly ServiceView[];
+}
+
+/** One sender the path picker offers: `client/laptop`, `pod/nettest-7f9c`, `node/cp-1`. */
+export interface SenderChoice {
+  readonly id: string;
+  readonly kind: HostKind;
+  readonly label: string;
+  readonly host: string;
+}
+
+/** One destination the model offers, e.g. VIP:22, NodeIP:NodePort, ClusterIP:port, 127.0.0.1:NodePort. */
+export interface DestinationChoice {
+  /** Symbolic target as scenarios write it: `vip:22`, `svc/web:80`, `nodeport/web@worker-1`, ... */
+  readonly id: string;
+  readonly kind: 'vip' | 'loadbalancer' | 'clusterip' | 'nodeport' | 'externalip' | 'pod' | 'node' | 'localhost-nodeport' | 'healthcheck';
+  readonly label: string;
+  readonly address: string;
+  readonly port: number;
+  readonly proto: 'tcp' | 'udp' | 'sctp';
+}
+
+export interface PathChoices {
+  readonly senders: readonly SenderChoice[];
+  readonly destinations: readonly DestinationChoice[];
+}
+
+/** What the user picked: sender, destination (symbolic or `ip:port`), protocol. */
+export interface PathSelection {
+  readonly from: string;
+  readonly to: string;
+  readonly proto?: 'tcp' | 'udp' | 'sctp';
+}
+
+export interface RunView {
+  readonly probability: number;
+  readonly outcome: Outcome;
+  readonly events: readonly TraceEvent[];
+  readonly choices: readonly Choice[];
+}
+
+export interface LabResult {
+  /** False when the scenario or manifests have errors; `diagnostics` say where. */
+  readonly ok: boolean;
+  readonly diagnostics: readonly LabDiagnostic[];
+  readonly cluster: ClusterView | null;
+  readonly choices: PathChoices | null;
+  /** The selection actually simulated (resolved address and port). */
+  readonly probe: { readonly from: string; readonly to: string; readonly address: string; readonly port: number; readonly proto: 'tcp' | 'udp' | 'sctp' } | null;
+  /** Every outcome of the probe with its probability (statistic branches enumerated). */
+  readonly runs: readonly RunView[];
+  /** iptables-save text of each node (the rules panel); rule events' `line` points into it. */
+  readonly rules: Readonly<Record<string, string>>;
+}
