@@ -655,7 +655,9 @@ export function compileTarget(
           'DNAT needs --to-destination',
           'For example: -j DNAT --to-destination 10.244.1.5:80',
         );
-      return { kind: 'dnat', ...parseNatTo(single(o), o.column, family) };
+      const to = parseNatTo(single(o), o.column, family);
+      if (to.ports) needPortProtocol(rule, o.column, 'DNAT');
+      return { kind: 'dnat', ...to };
     }
     case 'SNAT': {
       const o = get('--to-source');
@@ -667,12 +669,14 @@ export function compileTarget(
         );
       const to = parseNatTo(single(o), o.column, family);
       if (to.ip === null) fail(o.column, 'SNAT --to-source needs an address');
+      if (to.ports) needPortProtocol(rule, o.column, 'SNAT');
       return { kind: 'snat', ip: to.ip as string, ports: to.ports };
     }
     case 'MASQUERADE':
     case 'REDIRECT': {
       const o = get('--to-ports');
       const ports = o ? parsePortRange(single(o).replace('-', ':'), o.column) : null;
+      if (o) needPortProtocol(rule, o.column, t.name);
       return { kind: t.name === 'MASQUERADE' ? 'masquerade' : 'redirect', ports };
     }
     case 'MARK':
@@ -721,6 +725,30 @@ export function compileTarget(
       return { kind: 'unsupported', what: `CT ${t.options.map((o) => o.name).join(' ')}` };
     default:
       return { kind: 'unsupported', what: `target ${t.name}` };
+  }
+}
+
+/**
+ * NAT to a port needs a protocol with ports: iptables-restore refuses the rule otherwise
+ * ("Need TCP, UDP, SCTP or DCCP with port specification", libxt_DNAT.c; seen with 1.8.9).
+ */
+function needPortProtocol(rule: Rule, column: number, target: string): void {
+  const ok = rule.items.some(
+    (i) =>
+      i.kind === 'core' &&
+      i.opt === '-p' &&
+      // As iptables 1.8.9 checks it: the protocol number only (`! -p tcp` passes), and ICMP
+      // (its echo id is NAT's "port") is accepted though the message does not say so.
+      ['tcp', 'udp', 'sctp', 'dccp', 'icmp', '6', '17', '132', '33', '1'].includes(
+        i.value.toLowerCase(),
+      ),
+  );
+  if (!ok) {
+    fail(
+      column,
+      `${target} to a port needs -p tcp, udp, sctp or dccp in the same rule`,
+      'iptables-restore refuses this rule: "Need TCP, UDP, SCTP or DCCP with port specification".',
+    );
   }
 }
 

@@ -22,9 +22,9 @@ COMMIT
 -A KUBE-SERVICES -d 10.96.0.1/32 -p tcp -m tcp --dport 443 -j KUBE-SVC-X
 -A KUBE-SERVICES -m addrtype --dst-type LOCAL -p tcp --dport 30080 -j KUBE-SVC-X
 -A KUBE-SVC-X ! -s 10.244.0.0/16 -j KUBE-MARK-MASQ
--A KUBE-SVC-X -m statistic --mode random --probability 0.5 -j DNAT --to-destination 10.244.1.2:6443
--A KUBE-SVC-X -m recent --name A --rcheck --seconds 60 --reap -j DNAT --to-destination 10.244.2.2:6443
--A KUBE-SVC-X -j DNAT --to-destination 10.244.2.2:6443
+-A KUBE-SVC-X -m statistic --mode random --probability 0.5 -p tcp -j DNAT --to-destination 10.244.1.2:6443
+-A KUBE-SVC-X -m recent --name A --rcheck --seconds 60 --reap -p tcp -j DNAT --to-destination 10.244.2.2:6443
+-A KUBE-SVC-X -p tcp -j DNAT --to-destination 10.244.2.2:6443
 COMMIT
 *filter
 :INPUT ACCEPT [0:0]
