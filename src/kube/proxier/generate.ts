@@ -24,6 +24,7 @@ import {
   type ServicePortRules,
   type SyncContext,
 } from './service-rules.ts';
+import { LineBuffer } from './line-buffer.ts';
 import { servicePortInfos } from './service.ts';
 
 /** Above this many endpoints kube-proxy drops endpoint comments (largeClusterEndpointsThreshold). */
@@ -70,7 +71,12 @@ export function generateProxierRules(input: ProxierInput): GeneratedRules {
   const cfg = input.config;
   const settings = deriveSettings(cfg);
   const family = settings.family;
-  const buf: LineBuffers = { filterChains: [], filterRules: [], natChains: [], natRules: [] };
+  const buf: LineBuffers = {
+    filterChains: new LineBuffer(),
+    filterRules: new LineBuffer(),
+    natChains: new LineBuffer(),
+    natRules: new LineBuffer(),
+  };
   const { filterChains, filterRules, natChains, natRules } = buf;
 
   for (const c of [
@@ -93,8 +99,10 @@ export function generateProxierRules(input: ProxierInput): GeneratedRules {
     `-A KUBE-POSTROUTING -m comment --comment "kubernetes service traffic requiring SNAT" -j MASQUERADE${cfg.randomFully ? ' --random-fully' : ''}`,
   );
   natRules.push(`-A KUBE-MARK-MASQ -j MARK --or-mark ${mark}`);
+  let declaresFirewall = false;
   if (family === 4 && settings.localhostNodePorts) {
     // route_localnet opens 127.0.0.0/8 to the network (issue 90259); kubelet installs the same rule.
+    declaresFirewall = true;
     filterChains.push(chainLine('KUBE-FIREWALL'));
     filterRules.push(
       '-A KUBE-FIREWALL -m comment --comment "block incoming localnet connections" -d 127.0.0.0/8 ! -s 127.0.0.0/8 -m conntrack ! --ctstate RELATED,ESTABLISHED,DNAT -j DROP',
@@ -155,13 +163,13 @@ export function generateProxierRules(input: ProxierInput): GeneratedRules {
     '-A KUBE-FORWARD -m comment --comment "kubernetes forwarding conntrack rule" -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT',
   );
 
-  // Each buffer is joined once; both outputs share the pieces.
+  // Both outputs share the joined buffers (string concatenation, no copy).
   const texts = {
-    filterChains: lines(filterChains),
-    filterRules: lines(filterRules),
-    natChains: lines(natChains),
-    natRules: lines(natRules),
-    declaresFirewall: filterChains.includes(chainLine('KUBE-FIREWALL')),
+    filterChains: filterChains.text(),
+    filterRules: filterRules.text(),
+    natChains: natChains.text(),
+    natRules: natRules.text(),
+    declaresFirewall,
   };
   const restoreInput =
     `*filter\n${texts.filterChains}${texts.filterRules}COMMIT\n` +
@@ -202,10 +210,6 @@ export function chainOwners(rules: GeneratedRules): Map<string, ChainOwner> {
     }
   }
   return owners;
-}
-
-function lines(a: readonly string[]): string {
-  return a.length === 0 ? '' : `${a.join('\n')}\n`;
 }
 
 /** The self-contained iptables-save style dump of the node's kube-proxy rules. */

@@ -9,20 +9,30 @@ import { sha256 } from '@noble/hashes/sha2.js';
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const encoder = new TextEncoder();
 
-/** UTF-8 bytes; names are ASCII in practice, so skip TextEncoder's per-call overhead then. */
-function utf8(text: string): Uint8Array {
-  const out = new Uint8Array(text.length);
+// A big node hashes tens of thousands of names per sync. Instead of a new hasher per name, one
+// pristine hasher is copied into a reused one (noble's `_cloneInto`), the digest goes into a
+// reused buffer, and ASCII names skip TextEncoder.
+const pristine = sha256.create();
+const work = sha256.create();
+const digest = new Uint8Array(32);
+let scratch = new Uint8Array(256);
+
+function asciiBytes(text: string): Uint8Array | null {
+  if (text.length > scratch.length) scratch = new Uint8Array(text.length * 2);
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c > 127) return encoder.encode(text);
-    out[i] = c;
+    if (c > 127) return null;
+    scratch[i] = c;
   }
-  return out;
+  return scratch.subarray(0, text.length);
 }
 
 /** `H16(s)`: 16 base32 characters of SHA-256(s). */
 export function hash16(text: string): string {
-  const d = sha256(utf8(text));
+  pristine._cloneInto(work);
+  work.update(asciiBytes(text) ?? encoder.encode(text));
+  work.digestInto(digest);
+  const d = digest;
   let out = '';
   // Two 5-byte groups, 8 characters each (40 bits); numbers stay below 2^40, exact in a double.
   for (let g = 0; g < 10; g += 5) {

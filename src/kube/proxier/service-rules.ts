@@ -7,14 +7,15 @@ import { cidrContains } from '../../engine/index.ts';
 import type { Categorized, ProxyEndpoint } from './endpoints.ts';
 import type { ProxierSettings } from './config.ts';
 import { endpointChainName } from './hash.ts';
+import type { LineBuffer } from './line-buffer.ts';
 import type { ServicePortInfo } from './service.ts';
 
 /** kube-proxy's four line buffers: chain declarations and rules of the filter and nat tables. */
 export interface LineBuffers {
-  readonly filterChains: string[];
-  readonly filterRules: string[];
-  readonly natChains: string[];
-  readonly natRules: string[];
+  readonly filterChains: LineBuffer;
+  readonly filterRules: LineBuffer;
+  readonly natChains: LineBuffer;
+  readonly natRules: LineBuffer;
 }
 
 export interface SyncContext {
@@ -229,33 +230,29 @@ export function writeServicePort(
     );
   }
 
-  const epChains = new Map<string, string>();
-  const chainOf = (ep: ProxyEndpoint): string => {
-    let c = epChains.get(ep.text);
-    if (c === undefined) epChains.set(ep.text, (c = endpointChainName(name, p, ep.text)));
-    return c;
-  };
+  // One KUBE-SEP chain per reachable endpoint; the SVC/SVL lists hold the same objects.
+  const reachable = cat.reachable;
+  const sepChains = reachable.map((ep) => endpointChainName(name, p, ep.text));
+  const chainsOf = (list: readonly ProxyEndpoint[]): readonly string[] =>
+    list === reachable
+      ? sepChains
+      : list.map((ep) => sepChains[reachable.indexOf(ep)] ?? endpointChainName(name, p, ep.text));
   if (usesClusterChain) {
     natChains.push(chainLine(clusterChain));
-    writeServiceToEndpointRules(ctx, svc, clusterChain, clusterEndpoints, chainOf, natRules);
+    const names = chainsOf(clusterEndpoints);
+    writeServiceToEndpointRules(ctx, svc, clusterChain, clusterEndpoints, names, natRules);
   }
   if (usesLocalChain) {
     natChains.push(chainLine(localChain));
-    writeServiceToEndpointRules(ctx, svc, localChain, localEndpoints, chainOf, natRules);
+    const names = chainsOf(localEndpoints);
+    writeServiceToEndpointRules(ctx, svc, localChain, localEndpoints, names, natRules);
   }
 
   const endpoints: EndpointRules[] = [];
-  // `reachable` is usually the cluster list itself; only build lookups when it is not.
-  const member = (used: boolean, list: readonly ProxyEndpoint[]) => {
-    if (!used) return () => false;
-    if (list === cat.reachable) return () => true;
-    const set = new Set(list.map((e) => e.text));
-    return (ep: ProxyEndpoint) => set.has(ep.text);
-  };
-  const inCluster = member(usesClusterChain, clusterEndpoints);
-  const inLocal = member(usesLocalChain, localEndpoints);
-  for (const ep of cat.reachable) {
-    const chain = chainOf(ep);
+  const inList = (used: boolean, list: readonly ProxyEndpoint[], ep: ProxyEndpoint) =>
+    used && (list === reachable || list.includes(ep));
+  reachable.forEach((ep, i) => {
+    const chain = sepChains[i] as string;
     natChains.push(chainLine(chain));
     const head = ctx.largeClusterMode ? `-A ${chain}` : `-A ${chain} -m comment --comment ${name}`;
     // Hairpin: an endpoint reaching itself through the service must be masqueraded.
@@ -265,10 +262,10 @@ export function writeServicePort(
     endpoints.push({
       endpoint: ep,
       chain,
-      inCluster: inCluster(ep),
-      inLocal: inLocal(ep),
+      inCluster: inList(usesClusterChain, clusterEndpoints, ep),
+      inLocal: inList(usesLocalChain, localEndpoints, ep),
     });
-  }
+  });
 
   return {
     info: svc,
@@ -289,23 +286,23 @@ function writeServiceToEndpointRules(
   svc: ServicePortInfo,
   chain: string,
   endpoints: readonly ProxyEndpoint[],
-  chainOf: (ep: ProxyEndpoint) => string,
-  natRules: string[],
+  names: readonly string[],
+  natRules: LineBuffer,
 ): void {
   const comment = (ep: ProxyEndpoint) =>
     ctx.largeClusterMode ? '' : ` -m comment --comment "${svc.name} -> ${ep.text}"`;
   if (svc.affinitySeconds !== null) {
-    for (const ep of endpoints) {
-      const sep = chainOf(ep);
+    endpoints.forEach((ep, i) => {
+      const sep = names[i] as string;
       natRules.push(
         `-A ${chain}${comment(ep)} -m recent --name ${sep} --rcheck --seconds ${svc.affinitySeconds} --reap -j ${sep}`,
       );
-    }
+    });
   }
   const n = endpoints.length;
   endpoints.forEach((ep, i) => {
     const stat =
       i < n - 1 ? ` -m statistic --mode random --probability ${ctx.probability(n - i)}` : '';
-    natRules.push(`-A ${chain}${comment(ep)}${stat} -j ${chainOf(ep)}`);
+    natRules.push(`-A ${chain}${comment(ep)}${stat} -j ${names[i]}`);
   });
 }
