@@ -100,7 +100,11 @@ export interface Categorized {
 
 type TopologyMode = '' | 'PreferSameZone' | 'PreferSameNode';
 
-/** topologyModeFromHints: hints are used only if every ready endpoint has one and one matches. */
+/**
+ * topologyModeFromHints: hints are used only if every ready endpoint has one and one matches.
+ * The Service's topology annotation (ServiceModel.topologyMode) is not consulted: the version
+ * followed relies on the EndpointSlice controller to set hints only when they are wanted.
+ */
 function topologyMode(eps: readonly ProxyEndpoint[], nodeName: string, zone: string): TopologyMode {
   let forNode = false;
   let allNode = true;
