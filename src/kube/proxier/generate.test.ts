@@ -156,3 +156,18 @@ describe('jumps from the built-in chains (iptablesJumpChains)', () => {
     expect(parseRuleset(r.dump, { family: 6 }).diagnostics).toEqual([]);
   });
 });
+
+describe('topology hints', () => {
+  it('balances over the endpoints hinted for the node zone only', () => {
+    const svc = service({ name: 'web' });
+    const hinted = (ip: string, zone: string) => endpoint(ip, { hints: { forZones: [zone] } });
+    const eps = [hinted('10.1.0.1', 'z1'), hinted('10.1.0.2', 'z2'), hinted('10.1.0.3', 'z1')];
+    const inZone = generateProxierRules(input([svc], [slice(svc, eps)], { zone: 'z1' }));
+    const sp = inZone.servicePorts[0];
+    expect(sp?.endpoints.map((e) => e.endpoint.text)).toEqual(['10.1.0.1:80', '10.1.0.3:80']);
+    expect(chainRules(inZone.restoreInput, sp?.clusterChain ?? '')).toHaveLength(3);
+    // A node without a zone label ignores the hints.
+    const noZone = generateProxierRules(input([svc], [slice(svc, eps)]));
+    expect(noZone.servicePorts[0]?.endpoints).toHaveLength(3);
+  });
+});
