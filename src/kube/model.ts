@@ -37,7 +37,8 @@ export interface ServiceModel {
   readonly externalTrafficPolicy: 'Cluster' | 'Local';
   readonly internalTrafficPolicy: 'Cluster' | 'Local';
   readonly healthCheckNodePort: number | null;
-  readonly sessionAffinity: { readonly type: 'None' } | { readonly type: 'ClientIP'; readonly timeoutSeconds: number };
+  readonly sessionAffinity:
+    { readonly type: 'None' } | { readonly type: 'ClientIP'; readonly timeoutSeconds: number };
   /** `service.kubernetes.io/topology-mode: Auto` (or the older topology-aware-hints annotation). */
   readonly topologyMode: 'Auto' | null;
   /** Selector, kept for display and for generating EndpointSlices. */
