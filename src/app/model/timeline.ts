@@ -1,0 +1,162 @@
+/**
+ * A run's trace as the animation's timeline: one step per trace event, each placed at a slot of
+ * the netfilter pipeline of its host (where the token stands), with the header rewrite it made.
+ */
+import type { TraceEvent } from '../../engine/trace.ts';
+import type { Packet } from '../../engine/packet.ts';
+import type { Hook, TableName } from '../../engine/rules/types.ts';
+import type { RunView } from '../../cluster/types.ts';
+import { changedFields, type Field } from './packet.ts';
+
+/** Places in a host's pipeline, drawn the way engineers draw the netfilter hooks. */
+export type Slot =
+  | { readonly kind: 'in'; readonly iface: string }
+  | { readonly kind: 'out'; readonly iface: string }
+  | { readonly kind: 'hook'; readonly hook: Hook; readonly table: TableName | null }
+  | { readonly kind: 'route-in' }
+  | { readonly kind: 'route-out' }
+  | { readonly kind: 'local'; readonly process: string | null };
+
+export interface Step {
+  readonly index: number;
+  readonly event: TraceEvent;
+  readonly host: string;
+  readonly slot: Slot;
+  /** The packet before this step (the previous step of the same packet), null for its first. */
+  readonly before: Packet | null;
+  readonly changed: readonly Field[];
+  /** The probe's first packet is the request; answers, resets and ICMP errors travel back. */
+  readonly direction: 'request' | 'reply';
+  /** A rule that did not match (hidden by the "matched only" filter). */
+  readonly miss: boolean;
+  /** The packet ends here: dropped, rejected, or delivered to nobody. */
+  readonly end: 'drop' | 'reject' | null;
+}
+
+/** Zone of a slot: the receive half (before/at the routing decision) or the send half. */
+function zone(s: Slot | undefined): 'in' | 'out' {
+  if (!s) return 'in';
+  switch (s.kind) {
+    case 'in':
+    case 'route-in':
+      return 'in';
+    case 'hook':
+      return s.hook === 'PREROUTING' || s.hook === 'INPUT' ? 'in' : 'out';
+    default:
+      return 'out';
+  }
+}
+
+function slotFor(e: TraceEvent, prev: Slot | undefined): Slot {
+  switch (e.type) {
+    case 'send':
+      return { kind: 'local', process: e.process };
+    case 'receive':
+      return { kind: 'in', iface: e.iface };
+    case 'wire':
+      return { kind: 'out', iface: e.fromIf };
+    case 'hook':
+      return { kind: 'hook', hook: e.hook, table: e.table };
+    case 'rule':
+    case 'miss':
+    case 'return':
+    case 'policy':
+      return { kind: 'hook', hook: e.hook, table: e.table };
+    case 'nat-skip':
+      return { kind: 'hook', hook: e.hook, table: 'nat' };
+    case 'route':
+      if (e.decision === 'local' || e.decision === 'forward') return { kind: 'route-in' };
+      if (e.decision === 'output' || e.decision === 'reroute') return { kind: 'route-out' };
+      return zone(prev) === 'in' ? { kind: 'route-in' } : { kind: 'route-out' };
+    case 'socket':
+      return { kind: 'local', process: e.process };
+    case 'conntrack':
+      // conntrack runs at the first hook of each direction and confirms at the last one.
+      if (!prev) return { kind: 'hook', hook: 'PREROUTING', table: null };
+      if (prev.kind === 'in') return { kind: 'hook', hook: 'PREROUTING', table: null };
+      if (prev.kind === 'local') return { kind: 'hook', hook: 'OUTPUT', table: null };
+      return prev;
+    default:
+      return prev ?? { kind: 'local', process: null };
+  }
+}
+
+function endOf(e: TraceEvent): Step['end'] {
+  if (e.type === 'drop') return 'drop';
+  if (e.type === 'rule' && e.verdict === 'DROP') return e.target === 'REJECT' ? 'reject' : 'drop';
+  if (e.type === 'policy' && e.verdict === 'DROP') return 'drop';
+  if (e.type === 'route' && (e.decision === 'drop' || e.decision === 'unreachable')) return 'drop';
+  return null;
+}
+
+/** Builds the timeline of one run. */
+export function buildTimeline(run: RunView): Step[] {
+  const lastSlot = new Map<string, Slot>();
+  const lastPacket = new Map<number, Packet>();
+  return run.events.map((e, index) => {
+    const key = `${e.host}#${e.packetId}`;
+    const slot = slotFor(e, lastSlot.get(key));
+    lastSlot.set(key, slot);
+    const explicit = e.type === 'rule' ? e.before : e.type === 'conntrack' ? e.before : null;
+    const before = explicit ?? lastPacket.get(e.packetId) ?? null;
+    lastPacket.set(e.packetId, e.packet);
+    return {
+      index,
+      event: e,
+      host: e.host,
+      slot,
+      before,
+      changed: changedFields(before, e.packet),
+      direction: e.packetId > 1 ? 'reply' : 'request',
+      miss: e.type === 'miss',
+      end: endOf(e),
+    };
+  });
+}
+
+/** Index of the first reply step, or -1 when nothing came back. */
+export function firstReplyStep(steps: readonly Step[]): number {
+  return steps.findIndex((s) => s.direction === 'reply');
+}
+
+/** The packet as it entered and as it left each host, in visiting order (the detail panel). */
+export interface HostPass {
+  readonly host: string;
+  readonly packetId: number;
+  readonly inbound: Packet | null;
+  readonly outbound: Packet | null;
+  readonly firstStep: number;
+  readonly lastStep: number;
+}
+
+export function hostPasses(steps: readonly Step[]): HostPass[] {
+  const out: HostPass[] = [];
+  let cur: {
+    host: string;
+    packetId: number;
+    inbound: Packet | null;
+    outbound: Packet | null;
+    firstStep: number;
+    lastStep: number;
+  } | null = null;
+  for (const s of steps) {
+    const pid = s.event.packetId;
+    if (!cur || cur.host !== s.host || cur.packetId !== pid) {
+      if (cur) out.push(cur);
+      cur = {
+        host: s.host,
+        packetId: pid,
+        inbound: null,
+        outbound: null,
+        firstStep: s.index,
+        lastStep: s.index,
+      };
+    }
+    cur.lastStep = s.index;
+    if (s.event.type === 'receive') cur.inbound = s.event.packet;
+    if (s.event.type === 'send' && !cur.inbound) cur.inbound = null;
+    if (s.event.type === 'wire') cur.outbound = s.event.packet;
+  }
+  if (cur) out.push(cur);
+  return out;
+}

@@ -1,0 +1,116 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createLabClient, type WorkerLike } from './client.ts';
+import { createLabHandler } from './handler.ts';
+import type { RunLab, WorkerRequest, WorkerResponse } from './protocol.ts';
+import { podResult } from '../testing/lab-fixtures.ts';
+
+/** A fake worker running the real handler; `mode` makes it hang or crash. */
+class FakeWorker implements WorkerLike {
+  onmessage: ((e: MessageEvent<WorkerResponse>) => void) | null = null;
+  onerror: ((e: ErrorEvent | Event) => void) | null = null;
+  terminated = false;
+  received: WorkerRequest[] = [];
+  private handler;
+  constructor(
+    runLab: RunLab,
+    private mode: 'ok' | 'hang' | 'crash',
+  ) {
+    this.handler = createLabHandler(
+      runLab,
+      (r) => setTimeout(() => this.onmessage?.({ data: r } as MessageEvent<WorkerResponse>), 1),
+      (fn) => setTimeout(fn, 0),
+    );
+  }
+  postMessage(msg: WorkerRequest) {
+    this.received.push(msg);
+    if (this.mode === 'hang') return;
+    if (this.mode === 'crash' && msg.type === 'run') {
+      setTimeout(() => this.onerror?.(new Event('error')), 1);
+      return;
+    }
+    this.handler.receive(msg);
+  }
+  terminate() {
+    this.terminated = true;
+  }
+}
+
+const runLab: RunLab = () => podResult();
+const input = { scenario: 's', manifests: 'm' };
+
+afterEach(() => vi.useRealTimers());
+
+describe('lab client', () => {
+  it('runs in the worker and returns the result', async () => {
+    const client = createLabClient({
+      createWorker: () => new FakeWorker(runLab, 'ok'),
+      loadInThread: async () => runLab,
+    });
+    const o = await client.run(input);
+    expect(o.kind).toBe('result');
+    expect(client.mode).toBe('worker');
+    expect(client.starts).toBe(1);
+  });
+
+  it('cancels a stale run when a newer one starts', async () => {
+    const workers: FakeWorker[] = [];
+    const client = createLabClient({
+      createWorker: () => (workers.push(new FakeWorker(runLab, 'ok')), workers.at(-1) ?? null),
+      loadInThread: async () => runLab,
+    });
+    const first = client.run(input);
+    const second = client.run({ ...input, manifests: 'm2' });
+    expect((await first).kind).toBe('cancelled');
+    expect((await second).kind).toBe('result');
+    expect(workers[0]?.received.map((m) => m.type)).toEqual(['run', 'cancel', 'run']);
+  });
+
+  it('stops a run past the time limit and starts a fresh worker for the next one', async () => {
+    const workers: FakeWorker[] = [];
+    let hang = true;
+    const client = createLabClient({
+      createWorker: () => {
+        workers.push(new FakeWorker(runLab, hang ? 'hang' : 'ok'));
+        return workers.at(-1) ?? null;
+      },
+      loadInThread: async () => runLab,
+      timeoutMs: 30,
+    });
+    const o = await client.run(input);
+    expect(o).toMatchObject({ kind: 'error', reason: 'timeout' });
+    expect(workers[0]?.terminated).toBe(true);
+    hang = false;
+    expect((await client.run(input)).kind).toBe('result');
+    expect(client.starts).toBe(2);
+  });
+
+  it('restarts a worker that dies and retries the run once', async () => {
+    const modes: ('crash' | 'ok')[] = ['crash', 'ok'];
+    const client = createLabClient({
+      createWorker: () => new FakeWorker(runLab, modes.shift() ?? 'ok'),
+      loadInThread: async () => runLab,
+    });
+    expect((await client.run(input)).kind).toBe('result');
+    expect(client.starts).toBe(2);
+  });
+
+  it('reports a crash when the restarted worker dies too', async () => {
+    const client = createLabClient({
+      createWorker: () => new FakeWorker(runLab, 'crash'),
+      loadInThread: async () => runLab,
+    });
+    expect(await client.run(input)).toMatchObject({ kind: 'error', reason: 'crash' });
+  });
+
+  it('falls back to this thread without Worker support', async () => {
+    const client = createLabClient({
+      createWorker: () => {
+        throw new Error('no Worker');
+      },
+      loadInThread: async () => runLab,
+    });
+    const o = await client.run(input);
+    expect(o.kind).toBe('result');
+    expect(client.mode).toBe('in-thread');
+  });
+});

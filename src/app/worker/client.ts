@@ -1,0 +1,154 @@
+/**
+ * Main-thread side of the simulation worker: one run in flight per lab, newer runs cancel older
+ * ones, a time limit kills a run that hangs (the worker is terminated and started afresh), a
+ * worker that dies is restarted and the run retried once, and without Worker support the same
+ * handler runs in this thread.
+ */
+import { runRequest } from './handler.ts';
+import type { RunInput, RunLab, RunOutcome, WorkerRequest, WorkerResponse } from './protocol.ts';
+
+/** The part of the Worker API the client uses (tests pass a fake). */
+export interface WorkerLike {
+  postMessage(msg: WorkerRequest): void;
+  terminate(): void;
+  onmessage: ((e: MessageEvent<WorkerResponse>) => void) | null;
+  onerror: ((e: ErrorEvent | Event) => void) | null;
+}
+
+export interface LabClientOptions {
+  /** Creates the worker; null or a throw means "no workers here": run in this thread. */
+  createWorker: () => WorkerLike | null;
+  /** Loads runLab for the in-thread fallback (a dynamic import keeps it out of the main chunk). */
+  loadInThread: () => Promise<RunLab>;
+  timeoutMs?: number;
+}
+
+export interface LabClient {
+  run(input: RunInput): Promise<RunOutcome>;
+  /** How many times the worker was (re)started; for tests and the status line. */
+  readonly starts: number;
+  readonly mode: 'worker' | 'in-thread';
+  dispose(): void;
+}
+
+interface Pending {
+  readonly id: number;
+  readonly input: RunInput;
+  readonly resolve: (o: RunOutcome) => void;
+  timer: ReturnType<typeof setTimeout> | null;
+  retried: boolean;
+}
+
+export function createLabClient(opts: LabClientOptions): LabClient {
+  const timeoutMs = opts.timeoutMs ?? 5000;
+  let worker: WorkerLike | null = null;
+  let inThread = false;
+  let starts = 0;
+  let nextId = 1;
+  let pending: Pending | null = null;
+
+  const settle = (p: Pending, o: RunOutcome) => {
+    if (p.timer) clearTimeout(p.timer);
+    if (pending === p) pending = null;
+    p.resolve(o);
+  };
+
+  const kill = () => {
+    if (!worker) return;
+    worker.onmessage = null;
+    worker.onerror = null;
+    worker.terminate();
+    worker = null;
+  };
+
+  const ensureWorker = (): WorkerLike | null => {
+    if (worker || inThread) return worker;
+    let w: WorkerLike | null = null;
+    try {
+      w = opts.createWorker();
+    } catch {
+      w = null;
+    }
+    if (!w) {
+      inThread = true;
+      return null;
+    }
+    starts++;
+    w.onmessage = (e) => {
+      const msg = e.data;
+      const p = pending;
+      if (!p || msg.id !== p.id) return; // an answer for a run nobody waits for any more
+      if (msg.type === 'result') settle(p, { kind: 'result', result: msg.result, ms: msg.ms });
+      else if (msg.type === 'cancelled') settle(p, { kind: 'cancelled' });
+      else settle(p, { kind: 'error', reason: 'exception', message: msg.message });
+    };
+    w.onerror = (e) => {
+      if ('preventDefault' in e) e.preventDefault();
+      kill();
+      const p = pending;
+      if (!p) return;
+      if (p.retried) {
+        settle(p, { kind: 'error', reason: 'crash', message: 'the simulation worker stopped' });
+        return;
+      }
+      p.retried = true;
+      send(p);
+    };
+    worker = w;
+    return w;
+  };
+
+  const send = (p: Pending) => {
+    const w = ensureWorker();
+    if (!w) {
+      void opts.loadInThread().then((runLab) => {
+        if (pending !== p) return settle(p, { kind: 'cancelled' });
+        const r = runRequest(runLab, p.id, p.input);
+        if (r.type === 'result') settle(p, { kind: 'result', result: r.result, ms: r.ms });
+        else
+          settle(p, {
+            kind: 'error',
+            reason: 'exception',
+            message: r.type === 'error' ? r.message : '',
+          });
+      });
+      return;
+    }
+    if (p.timer) clearTimeout(p.timer);
+    p.timer = setTimeout(() => {
+      // runLab is synchronous: the only way to stop it is to end the worker.
+      kill();
+      settle(p, {
+        kind: 'error',
+        reason: 'timeout',
+        message: `the simulation took longer than ${timeoutMs / 1000} s`,
+      });
+    }, timeoutMs);
+    w.postMessage({ type: 'run', id: p.id, input: p.input });
+  };
+
+  return {
+    run(input) {
+      const old = pending;
+      if (old) {
+        worker?.postMessage({ type: 'cancel', id: old.id });
+        settle(old, { kind: 'cancelled' });
+      }
+      return new Promise<RunOutcome>((resolve) => {
+        const p: Pending = { id: nextId++, input, resolve, timer: null, retried: false };
+        pending = p;
+        send(p);
+      });
+    },
+    get starts() {
+      return starts;
+    },
+    get mode() {
+      return inThread ? 'in-thread' : 'worker';
+    },
+    dispose() {
+      if (pending) settle(pending, { kind: 'cancelled' });
+      kill();
+    },
+  };
+}

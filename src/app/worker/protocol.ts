@@ -1,0 +1,41 @@
+/**
+ * The typed message protocol between the lab and its simulation worker. Only types cross the
+ * thread boundary (`import type`), as monaco-yaml does with its worker.
+ */
+import type { LabResult, PathSelection } from '../../cluster/types.ts';
+
+/** What runLab takes: the scenario file's text, the edited manifests, a variant, a path. */
+export interface RunInput {
+  readonly scenario: string;
+  readonly manifests?: string;
+  readonly variant?: string;
+  readonly path?: PathSelection;
+}
+
+export type RunLab = (input: RunInput) => LabResult;
+
+export type WorkerRequest =
+  | { readonly type: 'run'; readonly id: number; readonly input: RunInput }
+  /** The lab no longer wants this run (the user kept typing). */
+  | { readonly type: 'cancel'; readonly id: number };
+
+export type WorkerResponse =
+  | {
+      readonly type: 'result';
+      readonly id: number;
+      readonly result: LabResult;
+      readonly ms: number;
+    }
+  | { readonly type: 'cancelled'; readonly id: number }
+  | { readonly type: 'error'; readonly id: number; readonly message: string };
+
+/** What a caller of the client gets back for one run. */
+export type RunOutcome =
+  | { readonly kind: 'result'; readonly result: LabResult; readonly ms: number }
+  | { readonly kind: 'cancelled' }
+  | {
+      readonly kind: 'error';
+      /** exception: runLab threw; timeout: it ran past the limit; crash: the worker died twice. */
+      readonly reason: 'exception' | 'timeout' | 'crash';
+      readonly message: string;
+    };
