@@ -268,7 +268,7 @@ export function runProbe(
     let pkt = item.pkt;
     let res: StackResult;
     if (item.op === 'out') {
-      res = output(env, pkt, null);
+      res = output(env, pkt, item.ct);
       if (res.kind !== 'unreachable') {
         const srcFixed = res.pkt;
         // The socket learns its source address from the first routing decision.
@@ -397,7 +397,7 @@ export function runProbe(
             op: 'out',
             pkt: rst,
             iface: null,
-            ct: null,
+            ct: rejectCt(res.ct),
             process: 'kernel',
           });
         } else {
@@ -417,6 +417,7 @@ export function runProbe(
             pkt,
             code,
             isLocalAddr(runtime.config, pkt.dst) ? pkt.dst : '',
+            rejectCt(res.ct),
           );
         }
         break;
@@ -492,6 +493,7 @@ function sendIcmpError(
   about: Packet,
   code: number,
   src = '',
+  ct: CtInfo | null = null,
 ): void {
   if (about.proto === 'icmp' && about.icmpType === ICMP_DEST_UNREACH) return; // never an error about an error
   const err: Packet = {
@@ -513,7 +515,18 @@ function sendIcmpError(
     reason: 'icmp-error',
     explain: { key: 'send.icmp-error', params: { code } },
   });
-  enqueue({ host: item.host, op: 'out', pkt: err, iface: null, ct: null, process: 'kernel' });
+  enqueue({ host: item.host, op: 'out', pkt: err, iface: null, ct, process: 'kernel' });
+}
+
+/**
+ * REJECT hands the rejected packet's connection to the RST or ICMP error it sends, as RELATED
+ * in the other direction (nf_send_reset / icmp_glue_bits -> nf_ct_attach): `--ctstate INVALID`
+ * rules in OUTPUT let it pass. Seen on Linux 6.18 with `-A OUTPUT -m conntrack --ctstate
+ * INVALID -j DROP`: the client is still refused.
+ */
+function rejectCt(ct: CtInfo): CtInfo | null {
+  if (!ct.conn) return null;
+  return { conn: ct.conn, dir: ct.dir === 'original' ? 'reply' : 'original', state: 'RELATED' };
 }
 
 /** ARP / point-to-point: which host and interface receive a frame sent to `nextHop` out of `outIf`. */

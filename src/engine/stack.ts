@@ -52,6 +52,8 @@ export type StackResult =
       readonly pkt: Packet;
       readonly inIf: string | null;
       readonly hook: Hook;
+      /** The rejected packet's conntrack entry, which the RST / ICMP error inherits. */
+      readonly ct: CtInfo;
     }
   | {
       readonly kind: 'unreachable';
@@ -330,7 +332,13 @@ function natHook(
   }
   const dstManip = t.hook === 'PREROUTING' || t.hook === 'OUTPUT';
   const done = dstManip ? conn.dstNatDone : conn.srcNatDone;
-  if ((ct.state === 'NEW' || ct.state === 'RELATED') && !done && ct.dir === 'original') {
+  // nf_nat_inet_fn runs the chains for NEW and for RELATED packets of either direction (a
+  // REJECT's RST carries its connection as RELATED_REPLY); RELATED ICMP errors never reach
+  // them (nf_nat_ipv4_fn translates them itself).
+  const icmpError = t.pkt.proto === 'icmp' && t.pkt.inner !== undefined;
+  const fresh =
+    (ct.state === 'NEW' && ct.dir === 'original') || (ct.state === 'RELATED' && !icmpError);
+  if (fresh && !done) {
     if (table) {
       emitHook(env, t, 'nat', table.chains.get(t.hook)?.declared === false);
       const v = runTable(cenv, table, t);
@@ -339,6 +347,8 @@ function natHook(
     // No NAT rule fired: a null binding, so later packets skip the chains too.
     if (dstManip) conn.dstNatDone = true;
     else conn.srcNatDone = true;
+    // nf_nat_packet: a reply-direction packet still gets the connection's other bindings.
+    if (ct.dir !== 'original') applyBinding(env, t, dstManip);
     return { kind: 'accept' };
   }
   if (table) {
@@ -401,7 +411,9 @@ function applyBinding(env: StackEnv, t: Traversal, dstManip: boolean): void {
 
 function confirmConn(env: StackEnv, t: Traversal): void {
   const conn = t.ct.conn;
-  if (!conn || conn.confirmed) return;
+  // __nf_conntrack_confirm: only the original direction confirms; a REJECT's RST or ICMP
+  // error (attached in the reply direction) never enters a rejected connection in the table.
+  if (!conn || conn.confirmed || t.ct.dir !== 'original') return;
   confirm(env.state.conntrack, conn);
   env.tracer.emit({
     type: 'conntrack',
@@ -425,7 +437,7 @@ function verdictResult(v: Exclude<HookOutcome, { kind: 'accept' }>, t: Traversal
       pkt: t.pkt,
     };
   if (v.kind === 'reject')
-    return { kind: 'rejected', with: v.with, pkt: t.pkt, inIf: t.inIf, hook: t.hook };
+    return { kind: 'rejected', with: v.with, pkt: t.pkt, inIf: t.inIf, hook: t.hook, ct: t.ct };
   return { kind: 'unsupported', what: v.what, pkt: t.pkt, line: v.rule.line };
 }
 
