@@ -55,7 +55,11 @@ export function pipelineWalk(from: SlotId, to: SlotId): SlotId[] | null {
       for (let s: SlotId | null = cur; s; s = prev.get(s) ?? null) path.unshift(s);
       return path;
     }
-    for (const n of GRAPH[cur]) if (!prev.has(n)) (prev.set(n, cur), queue.push(n));
+    for (const n of GRAPH[cur]) {
+      if (prev.has(n)) continue;
+      prev.set(n, cur);
+      queue.push(n);
+    }
   }
   return null;
 }

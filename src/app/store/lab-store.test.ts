@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { createLabStore, stepsOf } from './lab-store.ts';
+import { createLabController } from './controller.ts';
+import { decodeShare, encodeShare } from './share.ts';
+import { loadEdit } from './persist.ts';
+import { brokenResult, podResult, sshdResult } from '../testing/lab-fixtures.ts';
+import { readScenario } from '../scenario/entry.ts';
+import type { LabClient } from '../worker/client.ts';
+import type { RunInput, RunOutcome } from '../worker/protocol.ts';
+
+const SCENARIO = `title: { en: VIP 22, zh: VIP 22 }
+description: { en: d, zh: d }
+manifests: |
+  apiVersion: v1
+  kind: Service
+probes:
+  - { from: client, to: vip:22, expect: { outcome: answered } }
+`;
+const entry = readScenario('000-vip22', SCENARIO);
+
+/** A client answering like runLab would: LB manifests land on the pod, "broken" fails. */
+function fakeClient(): LabClient & { inputs: RunInput[] } {
+  const inputs: RunInput[] = [];
+  return {
+    inputs,
+    starts: 1,
+    mode: 'worker',
+    dispose() {},
+    async run(input): Promise<RunOutcome> {
+      inputs.push(input);
+      const m = input.manifests ?? '';
+      const result = m.includes('broken')
+        ? brokenResult(2, 'bad')
+        : m.includes('LoadBalancer')
+          ? podResult()
+          : sshdResult();
+      return { kind: 'result', result, ms: 1 };
+    },
+  };
+}
+
+class MemoryStorage {
+  map = new Map<string, string>();
+  getItem = (k: string) => this.map.get(k) ?? null;
+  setItem = (k: string, v: string) => void this.map.set(k, v);
+  removeItem = (k: string) => void this.map.delete(k);
+}
+
+const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+
+describe('lab store', () => {
+  it('two stores never share state', () => {
+    const a = createLabStore();
+    const b = createLabStore();
+    a.actions.loadScenario(entry);
+    a.actions.setManifests('changed');
+    expect(b.getState().doc.manifests).toBe('');
+    expect(a.getState().doc.manifests).toBe('changed');
+  });
+
+  it('loads a scenario with its manifests and default path', () => {
+    const s = createLabStore();
+    s.actions.loadScenario(entry);
+    expect(s.getState().doc).toMatchObject({
+      scenarioId: '000-vip22',
+      path: { from: 'client', to: 'vip:22' },
+      step: 0,
+    });
+    expect(s.getState().doc.manifests).toContain('kind: Service');
+  });
+
+  it('keeps the last good result, marked stale, while the YAML is broken', () => {
+    const s = createLabStore();
+    s.actions.loadScenario(entry);
+    s.actions.receive({ kind: 'result', result: podResult(), ms: 1 });
+    expect(s.getState().stale).toBe(false);
+    s.actions.receive({ kind: 'result', result: brokenResult(3, 'oops'), ms: 1 });
+    expect(s.getState().stale).toBe(true);
+    expect(s.getState().result?.runs[0]?.outcome.kind).toBe('answered');
+    expect(s.getState().diagnostics[0]?.message).toBe('oops');
+    s.actions.receive({ kind: 'result', result: sshdResult(), ms: 1 });
+    expect(s.getState().stale).toBe(false);
+    expect(s.getState().diagnostics).toEqual([]);
+  });
+
+  it('steps forward and back, skipping rules that did not match', () => {
+    const s = createLabStore();
+    s.actions.loadScenario(entry);
+    s.actions.receive({ kind: 'result', result: podResult(), ms: 1 });
+    const steps = stepsOf(s.getState());
+    const miss = steps.findIndex((x) => x.miss);
+    s.actions.setStep(miss - 1);
+    s.actions.stepBy(1);
+    expect(s.getState().doc.step).toBe(miss + 1);
+    s.actions.stepBy(-1);
+    expect(s.getState().doc.step).toBe(miss - 1);
+    s.actions.setHideMisses(false);
+    s.actions.stepBy(1);
+    expect(s.getState().doc.step).toBe(miss);
+    s.actions.toEnd();
+    expect(s.getState().doc.step).toBe(steps.length - 1);
+    s.actions.setStep(10_000);
+    expect(s.getState().doc.step).toBe(steps.length - 1);
+  });
+
+  it('a share link restores the exact step', () => {
+    const s = createLabStore();
+    s.actions.loadScenario(entry);
+    s.actions.setManifests(`${entry.manifests}# edited\n`);
+    s.actions.receive({ kind: 'result', result: podResult(), ms: 1 });
+    s.actions.setStep(14);
+    const link = encodeShare(s.getState().doc, s.getState().original);
+    const doc = decodeShare(link);
+    expect(doc).toMatchObject({
+      scenarioId: '000-vip22',
+      step: 14,
+      manifests: `${entry.manifests}# edited\n`,
+    });
+    const t = createLabStore();
+    t.actions.loadScenario(entry, doc ?? {});
+    t.actions.receive({ kind: 'result', result: podResult(), ms: 1 });
+    expect(t.getState().doc).toEqual(s.getState().doc);
+    expect(decodeShare('not-a-link')).toBeNull();
+  });
+});
+
+describe('lab controller', () => {
+  it('re-simulates after the debounce and saves the edit', async () => {
+    const s = createLabStore();
+    const client = fakeClient();
+    const storage = new MemoryStorage();
+    const c = createLabController(s, client, { debounceMs: 5, storage });
+    s.actions.loadScenario(entry);
+    await tick(1);
+    expect(client.inputs).toHaveLength(1);
+    s.actions.setManifests('type: Load');
+    s.actions.setManifests('type: LoadBalancer');
+    await tick(20);
+    expect(client.inputs).toHaveLength(2);
+    expect(s.getState().result?.runs[0]?.outcome).toMatchObject({
+      kind: 'answered',
+      host: 'nettest',
+    });
+    expect(loadEdit(storage, '000-vip22', null)).toBe('type: LoadBalancer');
+    s.actions.resetManifests();
+    expect(loadEdit(storage, '000-vip22', null)).toBeNull();
+    c.dispose();
+  });
+
+  it('plays to the end and stops', async () => {
+    const s = createLabStore();
+    const c = createLabController(s, fakeClient(), { stepMs: 1 });
+    s.actions.loadScenario(entry);
+    await tick(1);
+    s.actions.setPlaying(true);
+    await tick(200);
+    expect(s.getState().playing).toBe(false);
+    expect(s.getState().doc.step).toBe(stepsOf(s.getState()).length - 1);
+    c.dispose();
+  });
+});

@@ -1,0 +1,218 @@
+/**
+ * One store per mounted lab (zustand vanilla, behind a React Context): two labs on one page never
+ * share state. Everything here is plain data; `doc` is the part a share link carries.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { LabDiagnostic, LabResult, PathSelection, RunView } from '../../cluster/types.ts';
+import type { RunOutcome } from '../worker/protocol.ts';
+import { buildTimeline, type Step } from '../model/timeline.ts';
+import { originalManifests, type ScenarioEntry } from '../scenario/entry.ts';
+
+/** The serializable state of a lab: what a share link restores (down to the step). */
+export interface LabDoc {
+  readonly scenarioId: string;
+  readonly variant: string | null;
+  readonly manifests: string;
+  readonly path: PathSelection | null;
+  readonly run: number;
+  readonly step: number;
+}
+
+export interface LabState {
+  readonly doc: LabDoc;
+  readonly scenario: ScenarioEntry | null;
+  /** The scenario's own manifests (for the variant): reset target and "modified" check. */
+  readonly original: string;
+  /** The last good result; kept while the YAML is broken, then marked stale. */
+  readonly result: LabResult | null;
+  readonly stale: boolean;
+  /** Diagnostics of the newest simulation, good or bad. */
+  readonly diagnostics: readonly LabDiagnostic[];
+  readonly running: boolean;
+  readonly failure: {
+    readonly reason: 'exception' | 'timeout' | 'crash';
+    readonly message: string;
+  } | null;
+  readonly lastMs: number | null;
+  readonly playing: boolean;
+  readonly speed: number;
+  readonly hideMisses: boolean;
+}
+
+export interface LabActions {
+  loadScenario(s: ScenarioEntry, restore?: Partial<LabDoc>): void;
+  setVariant(id: string | null, manifests?: string): void;
+  setManifests(text: string): void;
+  resetManifests(): void;
+  setPath(path: PathSelection): void;
+  setRun(i: number): void;
+  setStep(i: number): void;
+  stepBy(delta: 1 | -1): void;
+  toStart(): void;
+  toEnd(): void;
+  setPlaying(on: boolean): void;
+  setSpeed(s: number): void;
+  setHideMisses(on: boolean): void;
+  /** A simulation finished; `running` tells whether another one is already on its way. */
+  receive(o: RunOutcome): void;
+  setRunning(on: boolean): void;
+}
+
+export type LabStore = StoreApi<LabState> & { readonly actions: LabActions };
+
+const EMPTY_DOC: LabDoc = {
+  scenarioId: '',
+  variant: null,
+  manifests: '',
+  path: null,
+  run: 0,
+  step: 0,
+};
+
+const timelines = new WeakMap<RunView, Step[]>();
+
+/** The selected run's timeline (memoized per run object). */
+export function stepsOf(s: Pick<LabState, 'result' | 'doc'>): readonly Step[] {
+  const run = s.result?.runs[s.doc.run] ?? s.result?.runs[0];
+  if (!run) return [];
+  let t = timelines.get(run);
+  if (!t) timelines.set(run, (t = buildTimeline(run)));
+  return t;
+}
+
+const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
+
+export function createLabStore(init: Partial<LabState> = {}): LabStore {
+  const store = createStore<LabState>()(() => ({
+    doc: EMPTY_DOC,
+    scenario: null,
+    original: '',
+    result: null,
+    stale: false,
+    diagnostics: [],
+    running: false,
+    failure: null,
+    lastMs: null,
+    playing: false,
+    speed: 1,
+    hideMisses: true,
+    ...init,
+  }));
+  const get = store.getState;
+  const setDoc = (d: Partial<LabDoc>) => store.setState((s) => ({ doc: { ...s.doc, ...d } }));
+  const visible = (st: Step | undefined) => !!st && !(get().hideMisses && st.miss);
+
+  const actions: LabActions = {
+    loadScenario(s, restore = {}) {
+      const variant = restore.variant ?? null;
+      const original = originalManifests(s, variant);
+      store.setState({
+        scenario: s,
+        original,
+        result: null,
+        stale: false,
+        diagnostics: [],
+        failure: null,
+        playing: false,
+        doc: {
+          scenarioId: s.id,
+          variant,
+          manifests: restore.manifests ?? original,
+          path: restore.path ?? s.defaultPath,
+          run: restore.run ?? 0,
+          step: restore.step ?? 0,
+        },
+      });
+    },
+    setVariant(id, manifests) {
+      const s = get().scenario;
+      if (!s) return;
+      const original = originalManifests(s, id);
+      store.setState({ original, playing: false });
+      setDoc({ variant: id, manifests: manifests ?? original, run: 0, step: 0 });
+    },
+    setManifests(text) {
+      if (text !== get().doc.manifests) setDoc({ manifests: text });
+    },
+    resetManifests() {
+      setDoc({ manifests: get().original });
+    },
+    setPath(path) {
+      store.setState({ playing: false });
+      setDoc({ path, run: 0, step: 0 });
+    },
+    setRun(i) {
+      const n = get().result?.runs.length ?? 1;
+      setDoc({ run: clamp(i, 0, n - 1), step: 0 });
+    },
+    setStep(i) {
+      const n = stepsOf(get()).length;
+      setDoc({ step: clamp(i, 0, Math.max(0, n - 1)) });
+    },
+    stepBy(delta) {
+      const steps = stepsOf(get());
+      let i = get().doc.step + delta;
+      while (i > 0 && i < steps.length - 1 && !visible(steps[i])) i += delta;
+      actions.setStep(i);
+    },
+    toStart() {
+      store.setState({ playing: false });
+      setDoc({ step: 0 });
+    },
+    toEnd() {
+      store.setState({ playing: false });
+      actions.setStep(stepsOf(get()).length - 1);
+    },
+    setPlaying(on) {
+      const steps = stepsOf(get());
+      // Play from the end means play again from the start.
+      if (on && get().doc.step >= steps.length - 1) setDoc({ step: 0 });
+      store.setState({ playing: on && steps.length > 1 });
+    },
+    setSpeed(speed) {
+      store.setState({ speed: clamp(speed, 0.25, 4) });
+    },
+    setHideMisses(on) {
+      store.setState({ hideMisses: on });
+    },
+    setRunning(on) {
+      store.setState({ running: on });
+    },
+    receive(o) {
+      if (o.kind === 'cancelled') return;
+      if (o.kind === 'error') {
+        store.setState({
+          running: false,
+          failure: { reason: o.reason, message: o.message },
+          stale: get().result !== null,
+        });
+        return;
+      }
+      const r = o.result;
+      if (!r.ok) {
+        store.setState({
+          running: false,
+          failure: null,
+          diagnostics: r.diagnostics,
+          stale: get().result !== null,
+          lastMs: o.ms,
+        });
+        return;
+      }
+      store.setState({
+        running: false,
+        failure: null,
+        result: r,
+        diagnostics: r.diagnostics,
+        stale: false,
+        lastMs: o.ms,
+      });
+      // Keep the user's place while they edit; clamp it to the new trace.
+      const runs = r.runs.length;
+      const run = clamp(get().doc.run, 0, Math.max(0, runs - 1));
+      setDoc({ run });
+      actions.setStep(get().doc.step);
+    },
+  };
+  return Object.assign(store, { actions });
+}
