@@ -1,6 +1,7 @@
 /** MASQUERADE on a router, and what a client sees for REJECT, DROP and closed ports. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { NetworkSpec } from '../engine/index.ts';
+import { LB_RULES, VIP, vip22Network } from '../engine/testing/vip22.ts';
 import { crossCheck } from './compare.ts';
 import { expectAgreement, traceOf } from './expect.ts';
 import { KernelLab } from './lab.ts';
@@ -110,7 +111,10 @@ describeKernel('the same router without MASQUERADE', () => {
   });
 });
 
-/** One node with sshd on 22 and a filter INPUT that rejects, resets or drops other ports. */
+/**
+ * One node with sshd on 22 and a filter INPUT that rejects, resets or drops other ports, and
+ * the common hardening rule that drops INVALID packets in OUTPUT.
+ */
 const guarded: NetworkSpec = {
   hosts: [
     {
@@ -134,6 +138,7 @@ const guarded: NetworkSpec = {
 -A INPUT -p tcp -m tcp --dport 24 -j REJECT --reject-with tcp-reset
 -A INPUT -p tcp -m tcp --dport 25 -j DROP
 -A INPUT -p udp -m udp --dport 53 -j REJECT --reject-with icmp-admin-prohibited
+-A OUTPUT -m conntrack --ctstate INVALID -j DROP
 COMMIT
 `,
     },
@@ -162,6 +167,8 @@ describeKernel('filter INPUT verdicts as a client sees them', () => {
     const c = await probe(23);
     expectAgreement(c, 'refused ECONNREFUSED');
     expect(traceOf(c, 'node-1')).toEqual(['filter:INPUT:rule:1:DROP']);
+    // The ICMP error carries the rejected connection (RELATED): the INVALID rule lets it pass.
+    expect(traceOf(c, 'node-1', 'reply')).toEqual(['filter:OUTPUT:policy:ACCEPT']);
   });
   it('REJECT --reject-with tcp-reset: refused', async () => {
     expectAgreement(await probe(24), 'refused ECONNREFUSED');
@@ -177,5 +184,31 @@ describeKernel('filter INPUT verdicts as a client sees them', () => {
   });
   it('UDP without a listener: port unreachable, refused', async () => {
     expectAgreement(await probe(54, 'udp'), 'refused ECONNREFUSED');
+  });
+});
+
+/** REJECT after DNAT: the RST is translated back through the connection it inherited. */
+describeKernel('REJECT --reject-with tcp-reset in FORWARD, after the LB Service DNAT', () => {
+  let lab: KernelLab | null = null;
+  beforeAll(async () => {
+    const rules = LB_RULES.replace(
+      /^-A FORWARD /m,
+      '-A FORWARD -p tcp -m tcp --dport 80 -j REJECT --reject-with tcp-reset\n-A FORWARD ',
+    );
+    lab = await KernelLab.start(vip22Network(rules));
+  });
+  afterAll(() => lab?.close());
+
+  it('the client is refused; the RST runs nat POSTROUTING, which the SYN never reached', async () => {
+    const c = await crossCheck(lab as KernelLab, {
+      kind: 'connect',
+      from: 'client',
+      proto: 'tcp',
+      dst: VIP,
+      dport: 22,
+    });
+    expectAgreement(c, 'refused ECONNREFUSED');
+    expect(traceOf(c, 'cp-1')).toContain('filter:FORWARD:rule:1:DROP');
+    expect(traceOf(c, 'cp-1', 'reply')).toContain('nat:KUBE-POSTROUTING:rule:1:RETURN');
   });
 });

@@ -70,7 +70,11 @@ export function parseMonitor(lines: readonly string[], from = 0, to = lines.leng
     }
     const tm = TRACE_RE.exec(line);
     if (!tm || !cur) continue;
-    const [, , table, chain, type, rest, text] = tm as unknown as string[];
+    const [, id, table, chain, type, rest, text] = tm as unknown as string[];
+    // An event belongs to the latest block of its trace id, not always to the current one: a
+    // REJECT's own verdict is reported after the hooks of the ICMP error or RST it sent
+    // (nf_send_unreach runs them synchronously, and the header is dumped once per chain run).
+    const owner = cur.traceId === id ? cur : (blocks.findLast((b) => b.traceId === id) ?? cur);
     if (table === TRACE_TABLE) continue;
     let handle: number | null = null;
     let verdict = rest as string;
@@ -79,7 +83,7 @@ export function parseMonitor(lines: readonly string[], from = 0, to = lines.leng
       handle = parseInt((rest as string).slice(0, k), 16);
       verdict = verdictName((rest as string).slice(k + 1));
     }
-    cur.events.push({
+    owner.events.push({
       table: table as string,
       chain: chain as string,
       type: type as KernelEvent['type'],

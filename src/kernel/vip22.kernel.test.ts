@@ -1,7 +1,7 @@
 /** DOMAIN §1 on the real kernel: VIP:22 lands on sshd or on the LoadBalancer Service's pod. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CLIENT_IP, LB_RULES, NODE_IP, VIP, vip22Network } from '../engine/testing/vip22.ts';
-import { crossCheck } from './compare.ts';
+import { crossCheck, verdictText } from './compare.ts';
 import { expectAgreement, traceOf } from './expect.ts';
 import { etpLocalNetwork } from './fixtures.ts';
 import { KernelLab } from './lab.ts';
@@ -47,6 +47,14 @@ labSuite('VIP:22 with LB Service lb-port22-test (eTP Cluster)', vip22Network(LB_
   });
   it("the node's own IP :22 still reaches sshd", async () => {
     expectAgreement(await crossCheck(lab(), toNode), `answered "${SSHD}" src=${CLIENT_IP}`);
+  });
+  it('the harness notices a wrong engine: without the DNAT rule it predicts sshd', async () => {
+    const c = await crossCheck(lab(), toVip, vip22Network(null));
+    expect(verdictText(c.kernel)).toBe(`answered "${POD}" src=${NODE_IP}`);
+    expect(verdictText(c.engine)).toBe(`answered "${SSHD}" src=${CLIENT_IP}`);
+    const first = c.traces.find((t) => t.host === 'cp-1' && t.packet === 'first');
+    expect(first?.engine).toEqual([]);
+    expect(first?.kernel.length).toBeGreaterThan(0);
   });
 });
 
