@@ -69,13 +69,25 @@ export interface ServiceView {
   readonly name: string;
   readonly type: string;
   readonly clusterIP: string | null;
-  readonly ports: readonly { readonly name: string; readonly port: number; readonly protocol: string; readonly targetPort: string; readonly nodePort: number | null }[];
+  readonly ports: readonly {
+    readonly name: string;
+    readonly port: number;
+    readonly protocol: string;
+    readonly targetPort: string;
+    readonly nodePort: number | null;
+  }[];
   readonly loadBalancerIPs: readonly string[];
   readonly externalIPs: readonly string[];
   readonly externalTrafficPolicy: string;
   readonly internalTrafficPolicy: string;
   readonly healthCheckNodePort: number | null;
-  readonly endpoints: readonly { readonly ip: string; readonly node: string | null; readonly pod: string | null; readonly ready: boolean; readonly zone: string | null }[];
+  readonly endpoints: readonly {
+    readonly ip: string;
+    readonly node: string | null;
+    readonly pod: string | null;
+    readonly ready: boolean;
+    readonly zone: string | null;
+  }[];
 }
 
 export interface ClusterView {
@@ -97,7 +109,16 @@ export interface SenderChoice {
 export interface DestinationChoice {
   /** Symbolic target as scenarios write it: `vip:22`, `svc/web:80`, `nodeport/web@worker-1`, ... */
   readonly id: string;
-  readonly kind: 'vip' | 'loadbalancer' | 'clusterip' | 'nodeport' | 'externalip' | 'pod' | 'node' | 'localhost-nodeport' | 'healthcheck';
+  readonly kind:
+    | 'vip'
+    | 'loadbalancer'
+    | 'clusterip'
+    | 'nodeport'
+    | 'externalip'
+    | 'pod'
+    | 'node'
+    | 'localhost-nodeport'
+    | 'healthcheck';
   readonly label: string;
   readonly address: string;
   readonly port: number;
@@ -130,7 +151,13 @@ export interface LabResult {
   readonly cluster: ClusterView | null;
   readonly choices: PathChoices | null;
   /** The selection actually simulated (resolved address and port). */
-  readonly probe: { readonly from: string; readonly to: string; readonly address: string; readonly port: number; readonly proto: 'tcp' | 'udp' | 'sctp' } | null;
+  readonly probe: {
+    readonly from: string;
+    readonly to: string;
+    readonly address: string;
+    readonly port: number;
+    readonly proto: 'tcp' | 'udp' | 'sctp';
+  } | null;
   /** Every outcome of the probe with its probability (statistic branches enumerated). */
   readonly runs: readonly RunView[];
   /** iptables-save text of each node (the rules panel); rule events' `line` points into it. */

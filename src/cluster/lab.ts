@@ -1,0 +1,200 @@
+/**
+ * The lab's one entry point: scenario text (+ edited manifests, variant, chosen path) in,
+ * everything the UI draws out. Pure and synchronous; the app runs it in a Web Worker.
+ */
+import { buildNetwork, enumerateOutcomes, type Network, type ProbeSpec } from '../engine/index.ts';
+import type { ManifestDiagnostic } from '../kube/manifests/index.ts';
+import { loadScenario, resolveVariant, type LoadedScenario, type ProbeDef } from './scenario.ts';
+import { pathChoices, resolveSender, resolveTarget } from './targets.ts';
+import { buildCluster, type BuiltCluster } from './topology.ts';
+import type { LabDiagnostic, LabResult, PathSelection, RunView } from './types.ts';
+
+export interface LabInput {
+  /** The scenario file's text. */
+  readonly scenario: string;
+  /** The manifests as edited in the lab; the scenario's (or the variant's) otherwise. */
+  readonly manifests?: string;
+  readonly variant?: string;
+  /** Who sends where; the scenario's first probe otherwise. */
+  readonly path?: PathSelection;
+}
+
+const EMPTY: Omit<LabResult, 'diagnostics' | 'ok'> = {
+  cluster: null,
+  choices: null,
+  probe: null,
+  runs: [],
+  rules: {},
+};
+
+export function manifestDiagnostic(d: ManifestDiagnostic): LabDiagnostic {
+  return {
+    severity: d.severity,
+    source: 'manifests',
+    line: d.span.line,
+    column: d.span.column,
+    endLine: d.span.endLine,
+    endColumn: d.span.endColumn,
+    path: d.path,
+    message: d.message,
+  };
+}
+
+/** Builds the cluster of a loaded scenario's variant with the given manifests. */
+export function clusterOf(
+  loaded: LoadedScenario,
+  variant: string | undefined,
+  manifests: string | undefined,
+): { cluster: BuiltCluster | null; diagnostics: LabDiagnostic[]; probes: readonly ProbeDef[] } {
+  const resolved = resolveVariant(loaded.def, variant);
+  if ('error' in resolved) {
+    return {
+      cluster: null,
+      probes: [],
+      diagnostics: [
+        {
+          severity: 'error',
+          source: 'scenario',
+          line: 0,
+          column: 0,
+          endLine: 0,
+          endColumn: 0,
+          path: 'variant',
+          message: resolved.error,
+        },
+      ],
+    };
+  }
+  const cluster = buildCluster(resolved.cluster, manifests ?? resolved.manifests);
+  return {
+    cluster,
+    diagnostics: cluster.model.diagnostics.map(manifestDiagnostic),
+    probes: resolved.probes,
+  };
+}
+
+/** Resolves a path selection into an engine probe. */
+export function probeFor(
+  c: BuiltCluster,
+  path: PathSelection,
+):
+  | { probe: ProbeSpec; to: { address: string; port: number; proto: 'tcp' | 'udp' | 'sctp' } }
+  | { error: string } {
+  const s = resolveSender(c, path.from);
+  if ('error' in s) return s;
+  const t = resolveTarget(c, path.to);
+  if ('error' in t) return t;
+  if (t.ok.onlyFrom && t.ok.onlyFrom !== s.ok.host)
+    return {
+      error: `${path.to} is 127.0.0.1 on ${t.ok.onlyFrom}: only ${t.ok.onlyFrom} itself can send to it`,
+    };
+  const proto = path.proto ?? t.ok.proto;
+  return {
+    probe: {
+      kind: 'connect',
+      from: s.ok.host,
+      process: s.ok.process,
+      proto,
+      dst: t.ok.address,
+      dport: t.ok.port,
+    },
+    to: { address: t.ok.address, port: t.ok.port, proto },
+  };
+}
+
+const networkCache = new WeakMap<BuiltCluster, Network | { problems: string }>();
+
+export function networkOf(c: BuiltCluster): Network | { problems: string } {
+  let n = networkCache.get(c);
+  if (!n) {
+    const built = buildNetwork(c.network);
+    n = built.network ?? {
+      problems: built.problems.map((p) => `${p.host}: ${p.field}: ${p.message}`).join('; '),
+    };
+    networkCache.set(c, n);
+  }
+  return n;
+}
+
+export function runLab(input: LabInput): LabResult {
+  const { scenario, diagnostics } = loadScenario(input.scenario);
+  if (!scenario) return { ok: false, diagnostics, ...EMPTY };
+  const built = clusterOf(scenario, input.variant, input.manifests);
+  const all = [...diagnostics, ...built.diagnostics];
+  const cluster = built.cluster;
+  if (!cluster || all.some((d) => d.severity === 'error'))
+    return {
+      ok: false,
+      diagnostics: all,
+      ...EMPTY,
+      cluster: cluster?.view ?? null,
+      choices: cluster ? pathChoices(cluster) : null,
+      rules: cluster?.rules ?? {},
+    };
+  const choices = pathChoices(cluster);
+  const first = built.probes[0];
+  const path: PathSelection | null =
+    input.path ??
+    (first
+      ? { from: first.from, to: first.to, ...(first.proto ? { proto: first.proto } : {}) }
+      : null);
+  const base = { cluster: cluster.view, choices, rules: cluster.rules };
+  if (!path) return { ok: true, diagnostics: all, ...base, probe: null, runs: [] };
+  const resolved = probeFor(cluster, path);
+  if ('error' in resolved) {
+    return {
+      ok: false,
+      diagnostics: [
+        ...all,
+        {
+          severity: 'error',
+          source: 'scenario',
+          line: 0,
+          column: 0,
+          endLine: 0,
+          endColumn: 0,
+          path: 'path',
+          message: resolved.error,
+        },
+      ],
+      ...base,
+      probe: null,
+      runs: [],
+    };
+  }
+  const net = networkOf(cluster);
+  if ('problems' in net)
+    return {
+      ok: false,
+      diagnostics: [
+        ...all,
+        {
+          severity: 'error',
+          source: 'scenario',
+          line: 0,
+          column: 0,
+          endLine: 0,
+          endColumn: 0,
+          path: 'cluster',
+          message: net.problems,
+        },
+      ],
+      ...base,
+      probe: null,
+      runs: [],
+    };
+  const en = enumerateOutcomes(net, resolved.probe);
+  const runs: RunView[] = en.runs.map((r) => ({
+    probability: r.probability,
+    outcome: r.outcome,
+    events: r.events,
+    choices: r.choices,
+  }));
+  return {
+    ok: true,
+    diagnostics: all,
+    ...base,
+    probe: { from: path.from, to: path.to, ...resolved.to },
+    runs,
+  };
+}

@@ -1,0 +1,277 @@
+/**
+ * Scenario files (scenarios/*.yaml): read with positions, validated against the published JSON
+ * Schema (src/cluster/scenario.schema.json), variants applied.
+ */
+import Ajv, { type ErrorObject } from 'ajv';
+import { parseStream, NO_SPAN, type Span } from '../kube/manifests/yaml-source.ts';
+import schema from './scenario.schema.json' with { type: 'json' };
+import type { I18nText, LabDiagnostic } from './types.ts';
+
+export interface ProcessSpec {
+  readonly name: string;
+  readonly listen: string;
+  readonly proto?: 'tcp' | 'udp';
+  readonly reply?: string;
+}
+
+export interface KubeProxySpec {
+  readonly mode?: 'iptables';
+  readonly nodePortAddresses?: readonly string[];
+  readonly masqueradeAll?: boolean;
+  readonly localhostNodePorts?: boolean;
+  readonly clusterCIDR?: string | null;
+}
+
+export interface NodeSpec {
+  readonly name: string;
+  readonly ip: string;
+  readonly roles?: readonly ('control-plane' | 'worker')[];
+  readonly zone?: string;
+  readonly cpu?: number;
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly taints?: readonly {
+    readonly key: string;
+    readonly value?: string;
+    readonly effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+  }[];
+  readonly podCIDR?: string;
+  readonly processes?: readonly ProcessSpec[];
+  readonly rules?: string;
+  readonly sysctls?: {
+    readonly routeLocalnet?: boolean;
+    readonly rpFilter?: 0 | 1 | 2;
+    readonly ipForward?: boolean;
+  };
+  readonly kubeProxy?: KubeProxySpec;
+}
+
+export interface ClientSpec {
+  readonly name: string;
+  readonly ip: string;
+  readonly behind?: string;
+  readonly processes?: readonly ProcessSpec[];
+}
+
+export interface RouterSpec {
+  readonly name: string;
+  readonly ip: string;
+  readonly clientSideIp: string;
+}
+
+export interface VipSpec {
+  readonly ip: string;
+  readonly mode: 'kube-vip' | 'metallb-l2' | 'metallb-bgp';
+  readonly holder?: string;
+}
+
+export interface ClusterSpec {
+  readonly lan?: string;
+  readonly serviceCIDR?: string;
+  readonly clusterCIDR?: string;
+  readonly nodes: readonly NodeSpec[];
+  readonly clients?: readonly ClientSpec[];
+  readonly routers?: readonly RouterSpec[];
+  readonly vips?: readonly VipSpec[];
+  readonly loadBalancerPool?: readonly string[];
+  readonly kubeProxy?: KubeProxySpec;
+}
+
+export interface ProbeExpect {
+  readonly outcome?: 'answered' | 'refused' | 'timeout';
+  readonly answeredBy?: string;
+  readonly srcSeen?: string;
+  readonly reply?: string;
+  readonly split?: Readonly<Record<string, number>>;
+}
+
+export interface ProbeDef {
+  readonly name?: string;
+  readonly from: string;
+  readonly to: string;
+  readonly proto?: 'tcp' | 'udp';
+  readonly expect: ProbeExpect;
+  readonly note?: I18nText;
+}
+
+export interface VariantDef {
+  readonly id: string;
+  readonly title: I18nText;
+  readonly description?: I18nText;
+  readonly manifests?: string;
+  readonly cluster?: Partial<Omit<ClusterSpec, 'nodes'>> & {
+    readonly nodes?: readonly (Partial<NodeSpec> & { readonly name: string })[];
+  };
+  readonly probes?: readonly ProbeDef[];
+}
+
+export interface ScenarioDef {
+  readonly title: I18nText;
+  readonly description: I18nText;
+  readonly order?: number;
+  readonly source?: string;
+  readonly cluster: ClusterSpec;
+  readonly manifests: string;
+  readonly probes?: readonly ProbeDef[];
+  readonly variants?: readonly VariantDef[];
+  readonly notes?: readonly I18nText[];
+}
+
+export interface LoadedScenario {
+  readonly def: ScenarioDef;
+  /** First line of the manifests block in the scenario file (1-based), and its indentation. */
+  readonly manifestsAt: { readonly line: number; readonly indent: number };
+  /** Position of a field path in the scenario file. */
+  readonly span: (path: readonly (string | number)[]) => Span;
+}
+
+let validator: ReturnType<Ajv['compile']> | null = null;
+
+function validate(value: unknown): ErrorObject[] {
+  if (!validator) validator = new Ajv({ allErrors: true, strict: false }).compile(schema);
+  return validator(value) ? [] : [...(validator.errors ?? [])];
+}
+
+function diag(
+  span: Span,
+  path: string,
+  message: string,
+  severity: 'error' | 'warning' = 'error',
+): LabDiagnostic {
+  return {
+    severity,
+    source: 'scenario',
+    line: span.line,
+    column: span.column,
+    endLine: span.endLine,
+    endColumn: span.endColumn,
+    path,
+    message,
+  };
+}
+
+function ajvMessage(e: ErrorObject): string {
+  switch (e.keyword) {
+    case 'required':
+      return `'${(e.params as { missingProperty: string }).missingProperty}' is required here`;
+    case 'additionalProperties':
+      return `'${(e.params as { additionalProperty: string }).additionalProperty}' is not a field of this part of a scenario; check the spelling`;
+    case 'enum':
+      return `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'pattern':
+      return `'${String(e.data)}' does not have the expected form (${e.parentSchema?.description ?? (e.params as { pattern: string }).pattern})`;
+    case 'type':
+      return `must be ${(e.params as { type: string }).type}`;
+    default:
+      return e.message ?? e.keyword;
+  }
+}
+
+/** Reads a scenario file. On errors, `scenario` is null and diagnostics say where. */
+export function loadScenario(text: string): {
+  scenario: LoadedScenario | null;
+  diagnostics: LabDiagnostic[];
+} {
+  const stream = parseStream(text);
+  const diagnostics: LabDiagnostic[] = stream.problems.map((p) => diag(p.span, 'YAML', p.message));
+  const doc = stream.docs[0];
+  if (!doc) {
+    if (!diagnostics.length) diagnostics.push(diag(NO_SPAN, '', 'the scenario file is empty'));
+    return { scenario: null, diagnostics };
+  }
+  if (stream.docs.length > 1)
+    diagnostics.push(
+      diag(
+        stream.docs[1]?.span([]) ?? NO_SPAN,
+        '',
+        'a scenario file holds one document; put manifests inside `manifests: |`',
+      ),
+    );
+  for (const e of validate(doc.value)) {
+    const path = e.instancePath
+      .split('/')
+      .slice(1)
+      .map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+    const field =
+      e.keyword === 'additionalProperties'
+        ? [...path, (e.params as { additionalProperty: string }).additionalProperty]
+        : path;
+    diagnostics.push(
+      diag(
+        doc.span(field, e.keyword === 'additionalProperties'),
+        field.join('.') || '(top)',
+        ajvMessage(e),
+      ),
+    );
+  }
+  if (diagnostics.some((d) => d.severity === 'error')) return { scenario: null, diagnostics };
+  const def = doc.value as ScenarioDef;
+  const mSpan = doc.span(['manifests']);
+  const lines = text.split('\n');
+  // Block scalars (`manifests: |`) start on the line after the indicator; find their indentation.
+  let first = mSpan.line;
+  const indicator = lines[mSpan.line - 1] ?? '';
+  if (/:\s*[|>][-+0-9]*\s*$/.test(indicator) || /^\s*[|>][-+0-9]*\s*$/.test(indicator))
+    first = mSpan.line + 1;
+  let indent = 0;
+  for (let i = first - 1; i < lines.length; i++) {
+    const l = lines[i] as string;
+    if (l.trim() === '') continue;
+    indent = l.length - l.trimStart().length;
+    break;
+  }
+  return {
+    scenario: { def, manifestsAt: { line: first, indent }, span: (p) => doc.span(p) },
+    diagnostics,
+  };
+}
+
+function patchByName<T extends { readonly name: string }>(
+  base: readonly T[],
+  patch: readonly (Partial<T> & { readonly name: string })[] | undefined,
+): T[] {
+  if (!patch) return [...base];
+  const out = base.map((b) => {
+    const p = patch.find((x) => x.name === b.name);
+    return p ? ({ ...b, ...p } as T) : b;
+  });
+  for (const p of patch) if (!base.some((b) => b.name === p.name)) out.push(p as T);
+  return out;
+}
+
+export interface ResolvedScenario {
+  readonly cluster: ClusterSpec;
+  readonly manifests: string;
+  readonly probes: readonly ProbeDef[];
+  readonly variant: VariantDef | null;
+}
+
+/** The scenario as one variant sees it (the first variant when none is named). */
+export function resolveVariant(
+  def: ScenarioDef,
+  variantId?: string,
+): ResolvedScenario | { error: string } {
+  const variants = def.variants ?? [];
+  const v =
+    variantId === undefined
+      ? (variants[0] ?? null)
+      : (variants.find((x) => x.id === variantId) ?? null);
+  if (variantId !== undefined && !v)
+    return {
+      error: `no variant '${variantId}'; variants are ${variants.map((x) => x.id).join(', ') || 'none'}`,
+    };
+  const c = def.cluster;
+  const p = v?.cluster;
+  const cluster: ClusterSpec = {
+    ...c,
+    ...(p?.vips ? { vips: p.vips } : {}),
+    ...(p?.loadBalancerPool ? { loadBalancerPool: p.loadBalancerPool } : {}),
+    ...(p?.kubeProxy ? { kubeProxy: { ...c.kubeProxy, ...p.kubeProxy } } : {}),
+    nodes: patchByName(c.nodes, p?.nodes),
+  };
+  return {
+    cluster,
+    manifests: v?.manifests ?? def.manifests,
+    probes: [...(def.probes ?? []), ...(v?.probes ?? [])],
+    variant: v,
+  };
+}

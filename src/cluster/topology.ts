@@ -1,0 +1,434 @@
+/**
+ * A scenario's cluster as hosts on segments: nodes on the LAN with kube-proxy's rules, pods on
+ * veth pairs routed by their node (Calico-style: /32 pod addresses, proxy ARP, per-node pod CIDR
+ * routes on the LAN), outside clients (optionally behind a router that does ECMP for MetalLB BGP),
+ * VIPs on their holder.
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { formatIPv4, parseCidr, parseIPv4 } from '../engine/ip.ts';
+import type { HostSpec, ListenerSpec, NetworkSpec, RouteSpec } from '../engine/index.ts';
+import { generateIptablesRules } from '../kube/proxier/index.ts';
+import { DEFAULT_PROXIER_CONFIG, type ProxierConfig } from '../kube/model.ts';
+import {
+  readManifests,
+  type ClusterSettings,
+  type ManifestModel,
+  type NodeInfo,
+} from '../kube/manifests/index.ts';
+import { mergeIptablesSave } from './merge-rules.ts';
+import type { ClusterSpec, NodeSpec, ProcessSpec } from './scenario.ts';
+import type { ClusterView, HostView, LinkView, ServiceView } from './types.ts';
+
+export const DEFAULT_LAN = '192.168.50.0/24';
+export const DEFAULT_CLUSTER_CIDR = '10.244.0.0/16';
+export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12';
+/** kube-proxy's own health server (`--healthz-bind-address`). */
+export const KUBE_PROXY_HEALTHZ_PORT = 10256;
+
+export interface BuiltCluster {
+  readonly spec: ClusterSpec;
+  readonly settings: ClusterSettings;
+  readonly model: ManifestModel;
+  readonly network: NetworkSpec;
+  readonly view: ClusterView;
+  /** iptables-save of each node (kube-proxy's rules merged with the node's own). */
+  readonly rules: Record<string, string>;
+  /** Host name of each pod (`namespace/name` -> host). */
+  readonly podHosts: ReadonlyMap<string, string>;
+}
+
+function prefixOf(cidr: string | undefined, fallback: number): number {
+  return (cidr ? parseCidr(cidr)?.prefix : undefined) ?? fallback;
+}
+
+export function nodePodCIDR(spec: ClusterSpec, index: number): string {
+  const n = spec.nodes[index] as NodeSpec;
+  if (n.podCIDR) return n.podCIDR;
+  const base = parseCidr(spec.clusterCIDR ?? DEFAULT_CLUSTER_CIDR);
+  const addr =
+    base && base.family === 4 ? (base.addr as number) : (parseIPv4('10.244.0.0') as number);
+  return `${formatIPv4((addr + index * 256) >>> 0)}/24`;
+}
+
+export function clusterSettings(spec: ClusterSpec): ClusterSettings {
+  const nodes: NodeInfo[] = spec.nodes.map((n, i) => {
+    const roles = n.roles ?? (i === 0 && spec.nodes.length > 1 ? ['control-plane'] : ['worker']);
+    const labels: Record<string, string> = {
+      'kubernetes.io/hostname': n.name,
+      'kubernetes.io/os': 'linux',
+      ...(n.zone ? { 'topology.kubernetes.io/zone': n.zone } : {}),
+    };
+    for (const r of roles) labels[`node-role.kubernetes.io/${r}`] = '';
+    Object.assign(labels, n.labels ?? {});
+    // kubeadm taints control-plane nodes; a scenario lists taints explicitly to change that.
+    const taints =
+      n.taints?.map((t) => ({ key: t.key, value: t.value ?? '', effect: t.effect })) ??
+      (roles.includes('control-plane')
+        ? [
+            {
+              key: 'node-role.kubernetes.io/control-plane',
+              value: '',
+              effect: 'NoSchedule' as const,
+            },
+          ]
+        : []);
+    return {
+      name: n.name,
+      ip: n.ip,
+      zone: n.zone ?? null,
+      labels,
+      taints,
+      podCIDR: nodePodCIDR(spec, i),
+      cpu: n.cpu ?? 4,
+    };
+  });
+  return {
+    nodes,
+    serviceCIDR: spec.serviceCIDR ?? DEFAULT_SERVICE_CIDR,
+    loadBalancerPool: spec.loadBalancerPool ?? (spec.vips ?? []).map((v) => v.ip),
+  };
+}
+
+function listenerOf(p: ProcessSpec): ListenerSpec {
+  const idx = p.listen.lastIndexOf(':');
+  return {
+    process: p.name,
+    proto: p.proto ?? 'tcp',
+    address: p.listen.slice(0, idx),
+    port: Number(p.listen.slice(idx + 1)),
+    ...(p.reply ? { reply: p.reply } : {}),
+  };
+}
+
+function vethName(pod: string): string {
+  const h = sha256(new TextEncoder().encode(pod));
+  return `cali${[...h.slice(0, 6)]
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('')
+    .slice(0, 11)}`;
+}
+
+function proxierConfig(spec: ClusterSpec, node: NodeSpec, nodeIPs: string[]): ProxierConfig {
+  const kp = { ...spec.kubeProxy, ...node.kubeProxy };
+  return {
+    ...DEFAULT_PROXIER_CONFIG,
+    nodeName: node.name,
+    nodeIPs,
+    clusterCIDR:
+      kp.clusterCIDR === undefined ? (spec.clusterCIDR ?? DEFAULT_CLUSTER_CIDR) : kp.clusterCIDR,
+    masqueradeAll: kp.masqueradeAll ?? false,
+    localhostNodePorts: kp.localhostNodePorts ?? true,
+    nodePortAddresses: kp.nodePortAddresses ?? [],
+    zone: node.zone ?? null,
+  };
+}
+
+/** Builds every host of the cluster. `manifests` is the (possibly edited) YAML. */
+export function buildCluster(spec: ClusterSpec, manifests: string): BuiltCluster {
+  const settings = clusterSettings(spec);
+  const model = readManifests(manifests, settings);
+  const lanPrefix = prefixOf(spec.lan, 24);
+  const hosts: HostSpec[] = [];
+  const views: HostView[] = [];
+  const links: LinkView[] = [];
+  const rules: Record<string, string> = {};
+  const podHosts = new Map<string, string>();
+  const usedNames = new Set<string>([
+    ...spec.nodes.map((n) => n.name),
+    ...(spec.clients ?? []).map((c) => c.name),
+    ...(spec.routers ?? []).map((r) => r.name),
+  ]);
+  const lanMembers: { host: string; iface: string }[] = [];
+  const router = spec.routers?.[0];
+
+  spec.nodes.forEach((node, i) => {
+    const info = settings.nodes[i] as NodeInfo;
+    const vipsHere = (spec.vips ?? [])
+      .filter((v) => v.mode === 'kube-vip' && v.holder === node.name)
+      .map((v) => v.ip);
+    const pods = model.pods.filter((p) => p.node === node.name && p.ip);
+    const routes: RouteSpec[] = spec.nodes.flatMap((other, j) =>
+      j === i ? [] : [{ to: nodePodCIDR(spec, j), via: other.ip }],
+    );
+    // Nodes route everything else to the LAN's gateway (a router of the scenario, or the LAN's
+    // first address). Calico-style pods need it: proxy ARP answers 169.254.1.1 only when routed.
+    routes.push({ to: 'default', via: router?.ip ?? lanGateway(spec.lan ?? DEFAULT_LAN) });
+    const ifaces: HostSpec['interfaces'][number][] = [
+      {
+        name: 'eth0',
+        addresses: [`${node.ip}/${lanPrefix}`, ...vipsHere.map((v) => `${v}/32`)],
+        segment: 'lan',
+      },
+    ];
+    for (const pod of pods) {
+      const host = podHostName(pod.namespace, pod.name, usedNames);
+      podHosts.set(`${pod.namespace}/${pod.name}`, host);
+      const veth = vethName(`${pod.namespace}/${pod.name}`);
+      ifaces.push({
+        name: veth,
+        addresses: [],
+        kind: 'veth',
+        segment: `veth:${host}`,
+        proxyArp: true,
+      });
+      routes.push({ to: `${pod.ip}/32`, dev: veth });
+      links.push({ a: node.name, aIf: veth, b: host, bIf: 'eth0', segment: `veth:${host}` });
+    }
+    const cfg = proxierConfig(spec, node, [node.ip, ...vipsHere]);
+    const kubeRules = generateIptablesRules({
+      services: model.services,
+      endpointSlices: model.endpointSlices,
+      config: cfg,
+    });
+    const nodeRules = mergeIptablesSave(kubeRules, node.rules ?? '');
+    rules[node.name] = nodeRules;
+    const listeners: ListenerSpec[] = (node.processes ?? []).map(listenerOf);
+    listeners.push({
+      process: 'kube-proxy',
+      proto: 'tcp',
+      address: '0.0.0.0',
+      port: KUBE_PROXY_HEALTHZ_PORT,
+      reply: 'HTTP/1.1 200 OK',
+    });
+    for (const svc of model.services) {
+      if (svc.healthCheckNodePort === null || svc.externalTrafficPolicy !== 'Local') continue;
+      const local = model.endpointSlices
+        .filter((s) => s.namespace === svc.namespace && s.service === svc.name)
+        .flatMap((s) => s.endpoints)
+        .filter((e) => e.nodeName === node.name && e.ready).length;
+      // pkg/proxy/healthcheck/service_health.go: 200 with local endpoints, 503 without.
+      const body = `{"service":{"namespace":"${svc.namespace}","name":"${svc.name}"},"localEndpoints":${local},"serviceProxyHealthy":true}`;
+      listeners.push({
+        process: 'kube-proxy',
+        proto: 'tcp',
+        address: '0.0.0.0',
+        port: svc.healthCheckNodePort,
+        reply: local > 0 ? `HTTP/1.1 200 OK ${body}` : `HTTP/1.1 503 Service Unavailable ${body}`,
+      });
+    }
+    const kp = { ...spec.kubeProxy, ...node.kubeProxy };
+    hosts.push({
+      name: node.name,
+      role: 'node',
+      interfaces: ifaces,
+      routes,
+      // kube-proxy sets route_localnet=1 when localhost NodePorts are on (iptables mode, IPv4).
+      sysctls: {
+        ipForward: node.sysctls?.ipForward ?? true,
+        routeLocalnet: node.sysctls?.routeLocalnet ?? kp.localhostNodePorts ?? true,
+        rpFilter: node.sysctls?.rpFilter ?? 0,
+      },
+      listeners,
+      rules: nodeRules,
+    });
+    lanMembers.push({ host: node.name, iface: 'eth0' });
+    views.push({
+      name: node.name,
+      kind: 'node',
+      ips: [node.ip, ...vipsHere],
+      node: null,
+      workload: null,
+      namespace: null,
+      zone: node.zone ?? null,
+      roles: Object.keys(info.labels)
+        .filter((l) => l.startsWith('node-role.kubernetes.io/'))
+        .map((l) => l.slice(24)),
+      processes: listeners.map((l) => ({
+        name: l.process,
+        proto: l.proto,
+        address: l.address,
+        port: l.port,
+      })),
+    });
+    for (const pod of pods) {
+      const host = podHosts.get(`${pod.namespace}/${pod.name}`) as string;
+      const listenersP: ListenerSpec[] = pod.ports.map((p) => ({
+        process: pod.workload,
+        proto: p.protocol.toLowerCase() as 'tcp' | 'udp' | 'sctp',
+        address: '0.0.0.0',
+        port: p.port,
+        reply: pod.reply,
+      }));
+      hosts.push({
+        name: host,
+        role: 'pod',
+        interfaces: [
+          { name: 'eth0', addresses: [`${pod.ip}/32`], kind: 'veth', segment: `veth:${host}` },
+        ],
+        routes: [
+          { to: '169.254.1.1/32', dev: 'eth0' },
+          { to: 'default', via: '169.254.1.1', dev: 'eth0' },
+        ],
+        listeners: listenersP,
+      });
+      views.push({
+        name: host,
+        kind: 'pod',
+        ips: [pod.ip as string],
+        node: node.name,
+        workload: pod.workload,
+        namespace: pod.namespace,
+        zone: node.zone ?? null,
+        roles: [],
+        processes: listenersP.map((l) => ({
+          name: l.process,
+          proto: l.proto,
+          address: l.address,
+          port: l.port,
+        })),
+      });
+    }
+  });
+
+  if (router) {
+    const clientNet = router.clientSideIp;
+    const bgp = (spec.vips ?? []).filter((v) => v.mode === 'metallb-bgp');
+    const routes: RouteSpec[] = bgp
+      .map((v) => ({
+        to: `${v.ip}/32`,
+        nexthops: announcers(spec, model, v.ip).map((via) => ({ via })),
+      }))
+      .filter((r) => (r.nexthops?.length ?? 0) > 0);
+    hosts.push({
+      name: router.name,
+      role: 'router',
+      interfaces: [
+        { name: 'eth0', addresses: [`${router.ip}/${lanPrefix}`], segment: 'lan' },
+        { name: 'eth1', addresses: [clientNet], segment: `net:${router.name}` },
+      ],
+      routes,
+      sysctls: { ipForward: true },
+    });
+    lanMembers.push({ host: router.name, iface: 'eth0' });
+    views.push({
+      name: router.name,
+      kind: 'router',
+      ips: [router.ip, clientNet.split('/')[0] as string],
+      node: null,
+      workload: null,
+      namespace: null,
+      zone: null,
+      roles: [],
+      processes: [],
+    });
+  }
+  for (const c of spec.clients ?? []) {
+    const behind = c.behind ? spec.routers?.find((r) => r.name === c.behind) : undefined;
+    const prefix = behind ? prefixOf(behind.clientSideIp, 24) : lanPrefix;
+    const segment = behind ? `net:${behind.name}` : 'lan';
+    const listeners = (c.processes ?? []).map(listenerOf);
+    hosts.push({
+      name: c.name,
+      role: 'client',
+      interfaces: [{ name: 'eth0', addresses: [`${c.ip}/${prefix}`], segment }],
+      routes: behind
+        ? [{ to: 'default', via: behind.clientSideIp.split('/')[0] as string }]
+        : router
+          ? [{ to: 'default', via: router.ip }]
+          : [],
+      listeners,
+    });
+    if (behind) links.push({ a: c.name, aIf: 'eth0', b: behind.name, bIf: 'eth1', segment });
+    else lanMembers.push({ host: c.name, iface: 'eth0' });
+    views.push({
+      name: c.name,
+      kind: 'client',
+      ips: [c.ip],
+      node: null,
+      workload: null,
+      namespace: null,
+      zone: null,
+      roles: [],
+      processes: listeners.map((l) => ({
+        name: l.process,
+        proto: l.proto,
+        address: l.address,
+        port: l.port,
+      })),
+    });
+  }
+  for (let i = 0; i < lanMembers.length; i++) {
+    for (let j = i + 1; j < lanMembers.length; j++) {
+      const a = lanMembers[i] as { host: string; iface: string };
+      const b = lanMembers[j] as { host: string; iface: string };
+      links.push({ a: a.host, aIf: a.iface, b: b.host, bIf: b.iface, segment: 'lan' });
+    }
+  }
+  const arpOwners: Record<string, string> = {};
+  for (const v of spec.vips ?? [])
+    if (v.mode === 'metallb-l2' && v.holder) arpOwners[v.ip] = v.holder;
+  const services: ServiceView[] = model.services.map((s) => ({
+    namespace: s.namespace,
+    name: s.name,
+    type: s.type,
+    clusterIP: s.clusterIP,
+    ports: s.ports.map((p) => ({
+      name: p.name,
+      port: p.port,
+      protocol: p.protocol,
+      targetPort: String(p.targetPort),
+      nodePort: p.nodePort,
+    })),
+    loadBalancerIPs: s.loadBalancerIngress.map((x) => x.ip),
+    externalIPs: s.externalIPs,
+    externalTrafficPolicy: s.externalTrafficPolicy,
+    internalTrafficPolicy: s.internalTrafficPolicy,
+    healthCheckNodePort: s.healthCheckNodePort,
+    endpoints: model.endpointSlices
+      .filter((sl) => sl.namespace === s.namespace && sl.service === s.name)
+      .flatMap((sl) =>
+        sl.endpoints.map((e) => ({
+          ip: e.addresses[0] ?? '',
+          node: e.nodeName,
+          pod: e.targetRef ? (podHosts.get(e.targetRef) ?? e.targetRef) : null,
+          ready: e.ready,
+          zone: e.zone,
+        })),
+      ),
+  }));
+  return {
+    spec,
+    settings,
+    model,
+    network: { hosts, arpOwners },
+    view: {
+      hosts: views,
+      links,
+      vips: (spec.vips ?? []).map((v) => ({ ip: v.ip, mode: v.mode, holder: v.holder ?? null })),
+      services,
+    },
+    rules,
+    podHosts,
+  };
+}
+
+/** Nodes that announce a MetalLB BGP address: all nodes, or only those with a local endpoint under eTP Local. */
+function announcers(spec: ClusterSpec, model: ManifestModel, ip: string): string[] {
+  const svcs = model.services.filter((s) => s.loadBalancerIngress.some((x) => x.ip === ip));
+  const local = svcs.length > 0 && svcs.every((s) => s.externalTrafficPolicy === 'Local');
+  return spec.nodes
+    .filter(
+      (n) =>
+        !local ||
+        svcs.some((s) =>
+          model.endpointSlices.some(
+            (sl) =>
+              sl.namespace === s.namespace &&
+              sl.service === s.name &&
+              sl.endpoints.some((e) => e.nodeName === n.name && e.ready),
+          ),
+        ),
+    )
+    .map((n) => n.ip);
+}
+
+function lanGateway(lan: string): string {
+  const c = parseCidr(lan);
+  return c && c.family === 4 ? formatIPv4(((c.addr as number) + 1) >>> 0) : '192.168.50.1';
+}
+
+function podHostName(ns: string, name: string, used: Set<string>): string {
+  const base = used.has(name) ? `${ns}.${name}` : name;
+  used.add(base);
+  return base;
+}

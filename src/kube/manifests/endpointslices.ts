@@ -1,0 +1,184 @@
+/**
+ * The EndpointSlice controller for what the lab needs: one slice per Service with a selector,
+ * endpoints from matching pods (ready / serving / terminating), named target ports resolved per
+ * pod, and topology hints for `topology-mode: Auto` allocated in proportion to each zone's CPU
+ * (pkg/controller/endpointslice/topologycache, overload threshold 20 %).
+ */
+import type {
+  EndpointModel,
+  EndpointSliceModel,
+  EndpointSlicePortModel,
+  ServiceModel,
+} from '../model.ts';
+import type { ServiceDraft } from './services.ts';
+import type { ClusterSettings, PodModel } from './types.ts';
+
+const OVERLOAD_THRESHOLD = 0.2;
+
+function selects(
+  selector: Readonly<Record<string, string>>,
+  labels: Readonly<Record<string, string>>,
+): boolean {
+  const keys = Object.keys(selector);
+  return keys.length > 0 && keys.every((k) => labels[k] === selector[k]);
+}
+
+export function selectorText(selector: Readonly<Record<string, string>>): string {
+  return Object.entries(selector)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+}
+
+/** Why hints are not set, or the zone each ready endpoint is hinted for. */
+export type HintResult = { readonly hints: Map<number, string> } | { readonly reason: string };
+
+/** getAllocations + AddHints of the topology cache, for one service's ready endpoints. */
+export function allocateHints(
+  endpointZones: readonly (string | null)[],
+  cluster: ClusterSettings,
+): HintResult {
+  const cpuByZone = new Map<string, number>();
+  for (const n of cluster.nodes) {
+    if (!n.zone || !(n.cpu > 0))
+      return { reason: 'a node has no zone label or no allocatable CPU (insufficient node info)' };
+    cpuByZone.set(n.zone, (cpuByZone.get(n.zone) ?? 0) + n.cpu);
+  }
+  if (cpuByZone.size < 2) return { reason: 'all nodes are in one zone' };
+  const total = [...cpuByZone.values()].reduce((a, b) => a + b, 0);
+  const n = endpointZones.length;
+  if (cpuByZone.size > n)
+    return { reason: `fewer endpoints (${n}) than zones (${cpuByZone.size})` };
+  const alloc = new Map<string, { minimum: number; desired: number }>();
+  let remaining = n;
+  for (const [zone, cpu] of cpuByZone) {
+    const desired = (cpu / total) * n;
+    const minimum = Math.ceil(desired * (1 / (1 + OVERLOAD_THRESHOLD)));
+    alloc.set(zone, { minimum, desired: Math.max(desired, minimum) });
+    remaining -= minimum;
+    if (remaining < 0)
+      return {
+        reason: 'the endpoints cannot be spread without overloading a zone by more than 20 %',
+      };
+  }
+  if (endpointZones.some((z) => !z)) return { reason: 'an endpoint has no zone' };
+  // Step 1: every endpoint hinted for its own zone. Step 2: zones above their target give to zones below.
+  const hints = new Map<number, string>();
+  const count = new Map<string, number>();
+  endpointZones.forEach((z, i) => {
+    hints.set(i, z as string);
+    count.set(z as string, (count.get(z as string) ?? 0) + 1);
+  });
+  const giving = new Map<string, number>();
+  const receiving = new Map<string, number>();
+  for (const [zone, a] of alloc) {
+    const have = count.get(zone) ?? 0;
+    const target = Math.round(a.desired);
+    if (have > target) giving.set(zone, have - target);
+    else if (have < target) receiving.set(zone, target - have);
+  }
+  for (const [i, zone] of hints) {
+    const g = giving.get(zone) ?? 0;
+    if (g <= 0) continue;
+    const to = [...receiving].find(([, need]) => need > 0);
+    if (!to) break;
+    hints.set(i, to[0]);
+    giving.set(zone, g - 1);
+    receiving.set(to[0], to[1] - 1);
+  }
+  return { hints };
+}
+
+export interface SliceResult {
+  readonly slices: EndpointSliceModel[];
+  /** Per service (`ns/name`): why topology hints were not set, for the explanation panel. */
+  readonly hintNotes: Map<string, string>;
+}
+
+export function endpointSlicesFor(
+  drafts: readonly ServiceDraft[],
+  pods: readonly PodModel[],
+  cluster: ClusterSettings,
+  explicit: ReadonlySet<string>,
+): SliceResult {
+  const slices: EndpointSliceModel[] = [];
+  const hintNotes = new Map<string, string>();
+  const zoneOf = (node: string | null) => cluster.nodes.find((n) => n.name === node)?.zone ?? null;
+  for (const d of drafts) {
+    const svc: ServiceModel = d.svc;
+    const key = `${svc.namespace}/${svc.name}`;
+    if (!svc.selector || explicit.has(key) || svc.type === 'ExternalName') continue;
+    const selected = pods.filter(
+      (p) =>
+        p.namespace === svc.namespace && p.ip !== null && selects(svc.selector ?? {}, p.labels),
+    );
+    if (Object.keys(svc.selector).length && selected.length === 0) {
+      d.reader.report(
+        ['spec', 'selector'],
+        `selector ${selectorText(svc.selector)} matches no pod in namespace ${svc.namespace}; the Service has no endpoints`,
+        'warning',
+      );
+    }
+    svc.ports.forEach((sp, i) => {
+      if (typeof sp.targetPort !== 'string' || selected.length === 0) return;
+      const name = sp.targetPort;
+      if (
+        !selected.some((p) => p.ports.some((cp) => cp.name === name && cp.protocol === sp.protocol))
+      ) {
+        d.reader.report(
+          ['spec', 'ports', i, 'targetPort'],
+          `'${name}' is not a port name of any container selected by ${selectorText(svc.selector ?? {})}`,
+        );
+      }
+    });
+    // Pods whose resolved port numbers differ go to different slices, as the controller does.
+    const groups = new Map<string, { ports: EndpointSlicePortModel[]; pods: PodModel[] }>();
+    for (const pod of selected) {
+      const ports: EndpointSlicePortModel[] = [];
+      for (const sp of svc.ports) {
+        const num =
+          typeof sp.targetPort === 'number'
+            ? sp.targetPort
+            : pod.ports.find((cp) => cp.name === sp.targetPort && cp.protocol === sp.protocol)
+                ?.port;
+        if (num !== undefined) ports.push({ name: sp.name, port: num, protocol: sp.protocol });
+      }
+      const k = JSON.stringify(ports);
+      const g = groups.get(k) ?? { ports, pods: [] };
+      g.pods.push(pod);
+      groups.set(k, g);
+    }
+    let hintMap: Map<string, string> | null = null;
+    if (svc.topologyMode === 'Auto') {
+      const ready = selected.filter((p) => p.ready && !p.terminating);
+      const res = allocateHints(
+        ready.map((p) => zoneOf(p.node)),
+        cluster,
+      );
+      if ('reason' in res) hintNotes.set(key, res.reason);
+      else hintMap = new Map([...res.hints].map(([i, z]) => [(ready[i] as PodModel).name, z]));
+    }
+    for (const g of groups.values()) {
+      const endpoints: EndpointModel[] = g.pods.map((p) => {
+        const hint = hintMap?.get(p.name);
+        return {
+          addresses: [p.ip as string],
+          nodeName: p.node,
+          zone: zoneOf(p.node),
+          ready: p.ready && !p.terminating,
+          serving: p.ready,
+          terminating: p.terminating,
+          hints: hint ? { forZones: [hint] } : null,
+          targetRef: `${p.namespace}/${p.name}`,
+        };
+      });
+      slices.push({
+        namespace: svc.namespace,
+        service: svc.name,
+        addressType: 'IPv4',
+        endpoints,
+        ports: g.ports,
+      });
+    }
+  }
+  return { slices, hintNotes };
+}

@@ -1,0 +1,171 @@
+/**
+ * Kubernetes manifests (a multi-document YAML string) to the cluster model: Services with the API
+ * server's defaults and allocations, pods placed on nodes, EndpointSlices as the controller would
+ * write them (explicit EndpointSlices in the manifests win). Every problem carries a position.
+ */
+import { canonicalIp } from '../../engine/ip.ts';
+import type { EndpointModel, EndpointSliceModel, Protocol, ServiceModel } from '../model.ts';
+import { endpointSlicesFor } from './endpointslices.ts';
+import { isWorkloadKind, readWorkload, schedule, type Workload } from './pods.ts';
+import { DNS1123_SUBDOMAIN, Reader, type ManifestDiagnostic } from './reader.ts';
+import { allocate, readService, type ServiceDraft } from './services.ts';
+import type { ClusterSettings, PodModel } from './types.ts';
+import { isRecord, parseStream, type Span } from './yaml-source.ts';
+
+export type { ManifestDiagnostic } from './reader.ts';
+export type { ClusterSettings, NodeInfo, PodModel, Taint } from './types.ts';
+
+export interface ManifestModel {
+  readonly services: ServiceModel[];
+  readonly endpointSlices: EndpointSliceModel[];
+  readonly pods: PodModel[];
+  readonly diagnostics: ManifestDiagnostic[];
+  /** Why topology hints were not set, per `namespace/name`. */
+  readonly hintNotes: Map<string, string>;
+  /** Where each Service was written, per `namespace/name`. */
+  readonly serviceSpans: Map<string, Span>;
+}
+
+const IGNORED_KINDS = new Set([
+  'Namespace',
+  'ConfigMap',
+  'Secret',
+  'ServiceAccount',
+  'Ingress',
+  'NetworkPolicy',
+  'HorizontalPodAutoscaler',
+  'PodDisruptionBudget',
+]);
+
+export function readManifests(text: string, cluster: ClusterSettings): ManifestModel {
+  const diagnostics: ManifestDiagnostic[] = [];
+  const stream = parseStream(text);
+  for (const p of stream.problems)
+    diagnostics.push({ severity: 'error', span: p.span, path: 'YAML', message: p.message });
+  const drafts: ServiceDraft[] = [];
+  const workloads: Workload[] = [];
+  const explicitSlices: EndpointSliceModel[] = [];
+  const serviceSpans = new Map<string, Span>();
+  const seen = new Map<string, number>();
+  for (const doc of stream.docs) {
+    const r = new Reader(doc, `document ${doc.index + 1}`, diagnostics);
+    if (!isRecord(doc.value)) {
+      r.report(
+        [],
+        'each document must be a Kubernetes object (a map with apiVersion, kind, metadata)',
+      );
+      continue;
+    }
+    const kind = r.str(['kind'], { required: true, what: 'for example kind: Service' });
+    if (!kind) continue;
+    r.str(['apiVersion'], {
+      required: true,
+      what:
+        kind === 'Deployment' || kind === 'DaemonSet'
+          ? 'apps/v1'
+          : kind === 'EndpointSlice'
+            ? 'discovery.k8s.io/v1'
+            : 'v1',
+    });
+    const name = r.str(['metadata', 'name'], { required: true });
+    const namespace =
+      r.str(['metadata', 'namespace'], {
+        pattern: /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/,
+        what: 'a namespace name',
+      }) ?? 'default';
+    if (!name) continue;
+    r.label = `${kind} ${namespace}/${name}`;
+    const id = `${kind}/${namespace}/${name}`;
+    if (seen.has(id))
+      r.report(
+        ['metadata', 'name'],
+        `${kind} ${namespace}/${name} is defined twice (documents ${(seen.get(id) ?? 0) + 1} and ${doc.index + 1})`,
+      );
+    seen.set(id, doc.index);
+    if (kind === 'Service') {
+      drafts.push(readService(r, namespace, name, cluster));
+      serviceSpans.set(`${namespace}/${name}`, doc.span([]));
+    } else if (isWorkloadKind(kind)) {
+      if (!DNS1123_SUBDOMAIN.test(name))
+        r.report(
+          ['metadata', 'name'],
+          `'${name}' is not a valid name: lowercase letters, digits, '-' and '.'`,
+        );
+      workloads.push(readWorkload(r, kind, namespace, name));
+    } else if (kind === 'EndpointSlice') {
+      const slice = readEndpointSlice(r, namespace);
+      if (slice) explicitSlices.push(slice);
+    } else if (IGNORED_KINDS.has(kind)) {
+      r.report(
+        ['kind'],
+        `${kind} does not change where packets go in this lab; it is ignored`,
+        'warning',
+      );
+    } else {
+      r.report(
+        ['kind'],
+        `the lab does not model kind ${kind}; supported kinds are Service, Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, EndpointSlice`,
+        'warning',
+      );
+    }
+  }
+  allocate(drafts, cluster);
+  const pods = schedule(workloads, cluster);
+  const explicitFor = new Set(explicitSlices.map((s) => `${s.namespace}/${s.service}`));
+  const generated = endpointSlicesFor(drafts, pods, cluster, explicitFor);
+  return {
+    services: drafts.map((d) => d.svc),
+    endpointSlices: [...explicitSlices, ...generated.slices],
+    pods,
+    diagnostics,
+    hintNotes: generated.hintNotes,
+    serviceSpans,
+  };
+}
+
+function readEndpointSlice(r: Reader, namespace: string): EndpointSliceModel | null {
+  const labels = r.labels(['metadata', 'labels']);
+  const service = labels['kubernetes.io/service-name'];
+  if (!service) {
+    r.report(
+      ['metadata', 'labels'],
+      'an EndpointSlice needs the label kubernetes.io/service-name: <service> to belong to a Service',
+    );
+    return null;
+  }
+  const addressType = r.str(['addressType'], { required: true, enum: ['IPv4', 'IPv6'] }) as
+    'IPv4' | 'IPv6' | undefined;
+  const ports = r.list(['ports']).map((_, i) => ({
+    name: r.str(['ports', i, 'name']) ?? '',
+    port: r.int(['ports', i, 'port'], { min: 1, max: 65535 }) ?? 0,
+    protocol: (r.str(['ports', i, 'protocol'], { enum: ['TCP', 'UDP', 'SCTP'] }) ??
+      'TCP') as Protocol,
+  }));
+  const endpoints: EndpointModel[] = r.list(['endpoints']).map((_, i) => {
+    const p = ['endpoints', i] as const;
+    const addresses = r.list([...p, 'addresses']).flatMap((a, j) => {
+      const ip = typeof a === 'string' ? canonicalIp(a) : null;
+      if (!ip) r.report([...p, 'addresses', j], `'${String(a)}' is not an IP address`);
+      return ip ? [ip] : [];
+    });
+    const ready = r.bool([...p, 'conditions', 'ready']);
+    const serving = r.bool([...p, 'conditions', 'serving']);
+    const terminating = r.bool([...p, 'conditions', 'terminating']) ?? false;
+    const zones = r
+      .list([...p, 'hints', 'forZones'])
+      .map((_, j) => r.str([...p, 'hints', 'forZones', j, 'name']) ?? '');
+    return {
+      addresses,
+      nodeName: r.str([...p, 'nodeName']) ?? null,
+      zone: r.str([...p, 'zone']) ?? null,
+      // The API treats an absent condition as true (ready) / as ready (serving).
+      ready: ready ?? true,
+      serving: serving ?? ready ?? true,
+      terminating,
+      hints: zones.length ? { forZones: zones } : null,
+      targetRef: null,
+    };
+  });
+  if (!addressType) return null;
+  return { namespace, service, addressType, endpoints, ports };
+}

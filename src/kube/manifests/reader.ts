@@ -1,0 +1,155 @@
+/** Typed access to a manifest's fields that records a positioned, instructor-readable problem for every bad value. */
+import { isRecord, type SourceDoc, type Span } from './yaml-source.ts';
+
+export interface ManifestDiagnostic {
+  readonly severity: 'error' | 'warning';
+  readonly span: Span;
+  /** `Service default/web: spec.ports[0].targetPort` */
+  readonly path: string;
+  readonly message: string;
+}
+
+export type Path = readonly (string | number)[];
+
+export function pathText(path: Path): string {
+  let s = '';
+  for (const p of path) s += typeof p === 'number' ? `[${p}]` : s === '' ? p : `.${p}`;
+  return s;
+}
+
+export class Reader {
+  constructor(
+    readonly doc: SourceDoc,
+    public label: string,
+    readonly out: ManifestDiagnostic[],
+  ) {}
+
+  get(path: Path): unknown {
+    let v: unknown = this.doc.value;
+    for (const p of path) {
+      if (typeof p === 'number') v = Array.isArray(v) ? v[p] : undefined;
+      else v = isRecord(v) ? v[p] : undefined;
+      if (v === undefined) return undefined;
+    }
+    return v;
+  }
+
+  report(path: Path, message: string, severity: 'error' | 'warning' = 'error', key = false): void {
+    this.out.push({
+      severity,
+      span: this.doc.span(path, key),
+      path: `${this.label}: ${pathText(path)}`,
+      message,
+    });
+  }
+
+  str(
+    path: Path,
+    opts: { required?: boolean; enum?: readonly string[]; pattern?: RegExp; what?: string } = {},
+  ): string | undefined {
+    const v = this.get(path);
+    if (v === undefined || v === null) {
+      if (opts.required)
+        this.report(
+          path.slice(0, -1),
+          `${pathText(path)} is required${opts.what ? ` (${opts.what})` : ''}`,
+        );
+      return undefined;
+    }
+    if (typeof v !== 'string') {
+      this.report(
+        path,
+        `must be a string, not ${typeof v === 'object' ? 'a list or map' : JSON.stringify(v)}`,
+      );
+      return undefined;
+    }
+    if (opts.enum && !opts.enum.includes(v)) {
+      this.report(path, `'${v}' is not one of ${opts.enum.join(', ')}`);
+      return undefined;
+    }
+    if (opts.pattern && !opts.pattern.test(v)) {
+      this.report(path, `'${v}' is not valid${opts.what ? `: ${opts.what}` : ''}`);
+      return undefined;
+    }
+    return v;
+  }
+
+  int(
+    path: Path,
+    opts: { required?: boolean; min?: number; max?: number; what?: string } = {},
+  ): number | undefined {
+    const v = this.get(path);
+    if (v === undefined || v === null) {
+      if (opts.required)
+        this.report(
+          path.slice(0, -1),
+          `${pathText(path)} is required${opts.what ? ` (${opts.what})` : ''}`,
+        );
+      return undefined;
+    }
+    if (typeof v !== 'number' || !Number.isInteger(v)) {
+      this.report(path, `must be a whole number, not ${JSON.stringify(v)}`);
+      return undefined;
+    }
+    if ((opts.min !== undefined && v < opts.min) || (opts.max !== undefined && v > opts.max)) {
+      this.report(
+        path,
+        `${v} is out of range ${opts.min ?? '-∞'}..${opts.max ?? '∞'}${opts.what ? ` (${opts.what})` : ''}`,
+      );
+      return undefined;
+    }
+    return v;
+  }
+
+  bool(path: Path): boolean | undefined {
+    const v = this.get(path);
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'boolean') {
+      this.report(path, `must be true or false, not ${JSON.stringify(v)}`);
+      return undefined;
+    }
+    return v;
+  }
+
+  list(path: Path): unknown[] {
+    const v = this.get(path);
+    if (v === undefined || v === null) return [];
+    if (!Array.isArray(v)) {
+      this.report(path, 'must be a list (items start with "- ")');
+      return [];
+    }
+    return v;
+  }
+
+  map(path: Path): Record<string, unknown> {
+    const v = this.get(path);
+    if (v === undefined || v === null) return {};
+    if (!isRecord(v)) {
+      this.report(path, 'must be a map of key: value');
+      return {};
+    }
+    return v;
+  }
+
+  /** A map of string to string (labels, selectors, annotations). */
+  labels(path: Path): Record<string, string> {
+    const m = this.map(path);
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(m)) {
+      if (typeof v === 'string') out[k] = v;
+      else if (typeof v === 'number' || typeof v === 'boolean') {
+        this.report([...path, k], `label values are strings: write "${String(v)}" in quotes`);
+      } else this.report([...path, k], 'must be a string');
+    }
+    return out;
+  }
+}
+
+/** RFC 1123 label (names of Pods, Deployments, namespaces). */
+export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+/** RFC 1123 subdomain (metadata.name of most objects). */
+export const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+/** RFC 1035 label (Service names, port names). */
+export const DNS1035_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
+/** IANA service name (port names): up to 15 chars, lowercase, at least one letter. */
+export const PORT_NAME = /^(?=.*[a-z])[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$/;
