@@ -39,10 +39,13 @@ export function allocateHints(
 ): HintResult {
   const cpuByZone = new Map<string, number>();
   for (const n of cluster.nodes) {
+    // hasExcludedLabels: control-plane nodes do not count towards a zone's capacity.
+    if ('node-role.kubernetes.io/control-plane' in n.labels || 'node-role.kubernetes.io/master' in n.labels) continue;
     if (!n.zone || !(n.cpu > 0))
       return { reason: 'a node has no zone label or no allocatable CPU (insufficient node info)' };
     cpuByZone.set(n.zone, (cpuByZone.get(n.zone) ?? 0) + n.cpu);
   }
+  // Go's float64 arithmetic, reproduced: 0.4 * 6 * (1 / 1.2) is 2.0000000000000004, so ceil gives 3.
   if (cpuByZone.size < 2) return { reason: 'all nodes are in one zone' };
   const total = [...cpuByZone.values()].reduce((a, b) => a + b, 0);
   const n = endpointZones.length;
