@@ -17,10 +17,19 @@ import {
 } from '../engine/index.ts';
 import { outcomeText, traceLines } from './format.ts';
 import { hostFromArgs, probeFromArgs, UsageError } from './host-args.ts';
+import { rulesCommand, runCommand, scenarioTraceCommand } from './scenario-commands.ts';
 
-const HELP = `hookpath trace: where does this packet go on this host?
+const HELP = `hookpath: where does this packet go?
 
+  hookpath run SCENARIO.yaml... [--variant ID] [--json]
+      run every probe of the scenarios and compare with their expectations (exit 1 on a mismatch)
+  hookpath rules SCENARIO.yaml --node NAME [--variant ID]
+      print the node's iptables-save as kube-proxy (plus the node's own rules) writes it
+  hookpath trace SCENARIO.yaml --from SENDER --to TARGET [--variant ID] [--all] [--json] [--misses] [--explain]
+      the hop-by-hop trace; SENDER: client/NAME, pod/NAME, node/NAME; TARGET: vip:22, svc/NAME:PORT,
+      lb/NAME:PORT, nodeport/NAME@NODE, localhost-nodeport/NAME@NODE, healthcheck/NAME@NODE, ADDRESS:PORT
   hookpath trace --rules FILE (--local ADDRS | --host FILE) PACKET [options]
+      one host, from its iptables-save; options below
 
 Host
   --rules FILE          iptables-save output of the host (- for stdin)
@@ -161,7 +170,13 @@ function main(argv: string[]): number {
   try {
     switch (cmd) {
       case 'trace':
-        return traceCommand(rest);
+        return rest[0] && !rest[0].startsWith('-')
+          ? scenarioTraceCommand(rest)
+          : traceCommand(rest);
+      case 'run':
+        return runCommand(rest);
+      case 'rules':
+        return rulesCommand(rest);
       case undefined:
       case 'help':
       case '--help':

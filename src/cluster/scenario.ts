@@ -120,6 +120,11 @@ export interface LoadedScenario {
   readonly def: ScenarioDef;
   /** First line of the manifests block in the scenario file (1-based), and its indentation. */
   readonly manifestsAt: { readonly line: number; readonly indent: number };
+  /** Where the manifests a variant uses start (its own block, or the scenario's). */
+  readonly manifestsBlock: (variantId: string | undefined) => {
+    readonly line: number;
+    readonly indent: number;
+  };
   /** Position of a field path in the scenario file. */
   readonly span: (path: readonly (string | number)[]) => Span;
 }
@@ -205,22 +210,35 @@ export function loadScenario(text: string): {
   }
   if (diagnostics.some((d) => d.severity === 'error')) return { scenario: null, diagnostics };
   const def = doc.value as ScenarioDef;
-  const mSpan = doc.span(['manifests']);
   const lines = text.split('\n');
-  // Block scalars (`manifests: |`) start on the line after the indicator; find their indentation.
-  let first = mSpan.line;
-  const indicator = lines[mSpan.line - 1] ?? '';
-  if (/:\s*[|>][-+0-9]*\s*$/.test(indicator) || /^\s*[|>][-+0-9]*\s*$/.test(indicator))
-    first = mSpan.line + 1;
-  let indent = 0;
-  for (let i = first - 1; i < lines.length; i++) {
-    const l = lines[i] as string;
-    if (l.trim() === '') continue;
-    indent = l.length - l.trimStart().length;
-    break;
-  }
+  const blockAt = (path: readonly (string | number)[]) => {
+    const span = doc.span(path);
+    // Block scalars (`manifests: |`) start on the line after the indicator; find their indentation.
+    let first = span.line;
+    const indicator = lines[span.line - 1] ?? '';
+    if (/:\s*[|>][-+0-9]*\s*$/.test(indicator) || /^\s*[|>][-+0-9]*\s*$/.test(indicator))
+      first = span.line + 1;
+    let indent = 0;
+    for (let i = first - 1; i < lines.length; i++) {
+      const l = lines[i] as string;
+      if (l.trim() === '') continue;
+      indent = l.length - l.trimStart().length;
+      break;
+    }
+    return { line: first, indent };
+  };
   return {
-    scenario: { def, manifestsAt: { line: first, indent }, span: (p) => doc.span(p) },
+    scenario: {
+      def,
+      manifestsAt: blockAt(['manifests']),
+      manifestsBlock: (variantId) => {
+        const i = (def.variants ?? []).findIndex((v) => v.id === variantId);
+        return i >= 0 && def.variants?.[i]?.manifests !== undefined
+          ? blockAt(['variants', i, 'manifests'])
+          : blockAt(['manifests']);
+      },
+      span: (p) => doc.span(p),
+    },
     diagnostics,
   };
 }

@@ -381,3 +381,23 @@ export function selectSourceAddr(
 export function formatAddr(n: number): string {
   return formatIPv4(n);
 }
+
+/**
+ * The source address a new connection to `dst` gets (ip_route_output: the local route's prefsrc,
+ * 127.0.0.1 for 127/8, else the route's src or the outgoing interface's address).
+ */
+export function sourceAddressFor(h: HostConfig, dst: string): string | null {
+  if (isLocalAddr(h, dst)) return isLoopback(dst) ? (dst.includes(':') ? '::1' : '127.0.0.1') : dst;
+  const n = ipToNum(dst);
+  const r = n === null ? null : longestMatch(h, n);
+  if (!r || r.type !== 'unicast') return null;
+  if (r.src) return r.src;
+  const hop = r.nexthops[0];
+  const via = hop?.via ?? r.via;
+  let dev = hop?.dev ?? r.dev;
+  if (!dev && via) {
+    const vn = ipToNum(via);
+    dev = (vn === null ? null : longestMatch(h, vn))?.dev ?? null;
+  }
+  return dev ? selectSourceAddr(h, dev, via ?? dst) : null;
+}

@@ -5,7 +5,13 @@
  */
 import type { Chooser } from './choice.ts';
 import { tupleOf, type CtInfo } from './conntrack.ts';
-import { isLocalAddr, longestMatch, type HostConfig, type HostSpec } from './host.ts';
+import {
+  isLocalAddr,
+  sourceAddressFor,
+  longestMatch,
+  type HostConfig,
+  type HostSpec,
+} from './host.ts';
 import { ipToNum, isLoopback } from './ip.ts';
 import { ICMP_DEST_UNREACH, RST_ACK, SYN_ACK, type Packet } from './packet.ts';
 import {
@@ -201,7 +207,8 @@ export function runProbe(
     const sport = probe.sport ?? hs.nextPort++;
     const pkt: Packet = {
       proto: probe.proto,
-      src: probe.src ?? '',
+      // Shown on the send step; the output route decides it the same way.
+      src: probe.src ?? sourceAddressFor(src.config, probe.dst) ?? '',
       dst: probe.dst,
       sport,
       dport: probe.proto === 'icmp' ? sport : probe.dport,
@@ -272,7 +279,7 @@ export function runProbe(
       if (res.kind !== 'unreachable') {
         const srcFixed = res.pkt;
         // The socket learns its source address from the first routing decision.
-        if (probe.kind === 'connect' && isFirst(item) && pkt.src === '')
+        if (probe.kind === 'connect' && isFirst(item))
           registerClient(
             hs,
             { ...pkt, src: firstSource(tracer, item.packetId) ?? srcFixed.src },
