@@ -142,10 +142,39 @@ export function buildTopology(spec: NetworkSpec): Topology {
       }
     }
     for (const h of spec.hosts) configureHost(nsOf(ns, h.name), h);
+    pinArpOwners(spec, ns);
     return topo;
   } catch (e) {
     topo.teardown();
     throw e;
+  }
+}
+
+/**
+ * `arpOwners` (kube-vip leader, MetalLB L2 speaker): the other hosts on the owner's segments
+ * get a permanent neighbour entry for the address, as their caches hold after the owner's
+ * gratuitous ARP. Holders that are not the owner would otherwise race to answer.
+ */
+function pinArpOwners(spec: NetworkSpec, ns: ReadonlyMap<string, string>): void {
+  for (const [ip, owner] of Object.entries(spec.arpOwners ?? {})) {
+    const o = spec.hosts.find((h) => h.name === owner);
+    for (const oi of o?.interfaces ?? []) {
+      if (!oi.segment) continue;
+      const link = JSON.parse(
+        run('ip', ['-n', nsOf(ns, owner), '-j', 'link', 'show', 'dev', oi.name]),
+      ) as { address: string }[];
+      const mac = link[0]?.address;
+      if (!mac) continue;
+      for (const h of spec.hosts) {
+        if (h.name === owner) continue;
+        for (const i of h.interfaces) {
+          if (i.segment !== oi.segment) continue;
+          ipBatch(nsOf(ns, h.name), [
+            `neigh replace ${ip} lladdr ${mac} dev ${i.name} nud permanent`,
+          ]);
+        }
+      }
+    }
   }
 }
 

@@ -73,3 +73,31 @@ labSuite('VIP:22, eTP Local, pod pinned to the VIP holder', etpLocalNetwork(true
     expect(traceOf(c, 'cp-1')).toContain('nat:KUBE-EXT-AAAA:rule:4:JUMP:KUBE-SVL-AAAA');
   });
 });
+
+/** kube-vip / MetalLB L2: two nodes hold the VIP, the ARP owner (leader) gets the traffic. */
+function twoHolders(owner: string): Parameters<typeof KernelLab.start>[0] {
+  return {
+    arpOwners: { [VIP]: owner },
+    hosts: [
+      {
+        name: 'client',
+        interfaces: [{ name: 'eth0', addresses: [`${CLIENT_IP}/24`], segment: 'lan' }],
+      },
+      ...['cp-1', 'cp-2'].map((name, k) => ({
+        name,
+        interfaces: [
+          { name: 'eth0', addresses: [`192.168.50.${38 + k}/24`, `${VIP}/32`], segment: 'lan' },
+        ],
+        listeners: [{ process: 'sshd', proto: 'tcp' as const, address: '0.0.0.0', port: 22 }],
+      })),
+    ],
+  };
+}
+
+for (const owner of ['cp-1', 'cp-2']) {
+  labSuite(`VIP held by two nodes, ARP owner ${owner}`, twoHolders(owner), (lab) => {
+    it('the leader answers', async () => {
+      expectAgreement(await crossCheck(lab(), toVip), `answered "sshd@${owner}" src=${CLIENT_IP}`);
+    });
+  });
+}
