@@ -40,7 +40,11 @@ export function allocateHints(
   const cpuByZone = new Map<string, number>();
   for (const n of cluster.nodes) {
     // hasExcludedLabels: control-plane nodes do not count towards a zone's capacity.
-    if ('node-role.kubernetes.io/control-plane' in n.labels || 'node-role.kubernetes.io/master' in n.labels) continue;
+    if (
+      'node-role.kubernetes.io/control-plane' in n.labels ||
+      'node-role.kubernetes.io/master' in n.labels
+    )
+      continue;
     if (!n.zone || !(n.cpu > 0))
       return { reason: 'a node has no zone label or no allocatable CPU (insufficient node info)' };
     cpuByZone.set(n.zone, (cpuByZone.get(n.zone) ?? 0) + n.cpu);

@@ -4,9 +4,33 @@ import { allocateHints } from './endpointslices.ts';
 
 const CLUSTER: ClusterSettings = {
   nodes: [
-    { name: 'cp-1', ip: '192.168.50.38', zone: 'a', labels: { 'kubernetes.io/hostname': 'cp-1' }, taints: [{ key: 'node-role.kubernetes.io/control-plane', value: '', effect: 'NoSchedule' }], podCIDR: '10.244.0.0/24', cpu: 4 },
-    { name: 'worker-1', ip: '192.168.50.39', zone: 'a', labels: { 'kubernetes.io/hostname': 'worker-1' }, taints: [], podCIDR: '10.244.1.0/24', cpu: 4 },
-    { name: 'worker-2', ip: '192.168.50.40', zone: 'b', labels: { 'kubernetes.io/hostname': 'worker-2' }, taints: [], podCIDR: '10.244.2.0/24', cpu: 4 },
+    {
+      name: 'cp-1',
+      ip: '192.168.50.38',
+      zone: 'a',
+      labels: { 'kubernetes.io/hostname': 'cp-1' },
+      taints: [{ key: 'node-role.kubernetes.io/control-plane', value: '', effect: 'NoSchedule' }],
+      podCIDR: '10.244.0.0/24',
+      cpu: 4,
+    },
+    {
+      name: 'worker-1',
+      ip: '192.168.50.39',
+      zone: 'a',
+      labels: { 'kubernetes.io/hostname': 'worker-1' },
+      taints: [],
+      podCIDR: '10.244.1.0/24',
+      cpu: 4,
+    },
+    {
+      name: 'worker-2',
+      ip: '192.168.50.40',
+      zone: 'b',
+      labels: { 'kubernetes.io/hostname': 'worker-2' },
+      taints: [],
+      podCIDR: '10.244.2.0/24',
+      cpu: 4,
+    },
   ],
   serviceCIDR: '10.96.0.0/12',
   loadBalancerPool: ['192.168.50.100'],
@@ -30,14 +54,24 @@ spec:
             - { name: http, containerPort: 8080 }
 `;
 
-const errors = (m: ReturnType<typeof readManifests>) => m.diagnostics.filter((d) => d.severity === 'error');
+const errors = (m: ReturnType<typeof readManifests>) =>
+  m.diagnostics.filter((d) => d.severity === 'error');
 
 describe('readManifests', () => {
   it('applies Service defaults and allocates what the API server allocates', () => {
-    const m = readManifests(`${DEPLOY}---\napiVersion: v1\nkind: Service\nmetadata: { name: web }\nspec:\n  type: LoadBalancer\n  externalTrafficPolicy: Local\n  selector: { app: nettest }\n  ports:\n    - port: 80\n      targetPort: http\n`, CLUSTER);
+    const m = readManifests(
+      `${DEPLOY}---\napiVersion: v1\nkind: Service\nmetadata: { name: web }\nspec:\n  type: LoadBalancer\n  externalTrafficPolicy: Local\n  selector: { app: nettest }\n  ports:\n    - port: 80\n      targetPort: http\n`,
+      CLUSTER,
+    );
     expect(errors(m)).toEqual([]);
     const svc = m.services[0];
-    expect(svc).toMatchObject({ namespace: 'default', type: 'LoadBalancer', clusterIP: '10.96.0.10', internalTrafficPolicy: 'Cluster', healthCheckNodePort: 30001 });
+    expect(svc).toMatchObject({
+      namespace: 'default',
+      type: 'LoadBalancer',
+      clusterIP: '10.96.0.10',
+      internalTrafficPolicy: 'Cluster',
+      healthCheckNodePort: 30001,
+    });
     expect(svc?.ports[0]).toMatchObject({ protocol: 'TCP', targetPort: 'http', nodePort: 30000 });
     expect(svc?.loadBalancerIngress).toEqual([{ ip: '192.168.50.100' }]);
   });
@@ -53,63 +87,124 @@ describe('readManifests', () => {
   });
 
   it('resolves named target ports per pod into EndpointSlices with zones', () => {
-    const m = readManifests(`${DEPLOY}---\napiVersion: v1\nkind: Service\nmetadata: { name: web }\nspec:\n  selector: { app: nettest }\n  ports: [{ port: 80, targetPort: http }]\n`, CLUSTER);
+    const m = readManifests(
+      `${DEPLOY}---\napiVersion: v1\nkind: Service\nmetadata: { name: web }\nspec:\n  selector: { app: nettest }\n  ports: [{ port: 80, targetPort: http }]\n`,
+      CLUSTER,
+    );
     expect(m.endpointSlices).toHaveLength(1);
     expect(m.endpointSlices[0]?.ports).toEqual([{ name: '', port: 8080, protocol: 'TCP' }]);
-    expect(m.endpointSlices[0]?.endpoints.map((e) => [e.addresses[0], e.nodeName, e.zone])).toEqual([
-      ['10.244.1.10', 'worker-1', 'a'],
-      ['10.244.2.10', 'worker-2', 'b'],
-      ['10.244.1.11', 'worker-1', 'a'],
-    ]);
+    expect(m.endpointSlices[0]?.endpoints.map((e) => [e.addresses[0], e.nodeName, e.zone])).toEqual(
+      [
+        ['10.244.1.10', 'worker-1', 'a'],
+        ['10.244.2.10', 'worker-2', 'b'],
+        ['10.244.1.11', 'worker-1', 'a'],
+      ],
+    );
   });
 
   it('says, in words an instructor understands, when a named targetPort matches no container', () => {
     const text = `${DEPLOY}---\napiVersion: v1\nkind: Service\nmetadata: { name: web }\nspec:\n  selector: { app: nettest }\n  ports:\n    - port: 80\n      targetPort: www\n`;
     const [e] = errors(readManifests(text, CLUSTER));
-    expect(e).toMatchObject({ path: 'Service default/web: spec.ports[0].targetPort', message: "'www' is not a port name of any container selected by app=nettest" });
+    expect(e).toMatchObject({
+      path: 'Service default/web: spec.ports[0].targetPort',
+      message: "'www' is not a port name of any container selected by app=nettest",
+    });
     expect(e?.span).toMatchObject({ line: 25, column: 19 });
   });
 
   it('reports bad values at their line and column, and YAML syntax errors too', () => {
-    const m = readManifests('apiVersion: v1\nkind: Service\nmetadata: { name: web }\nspec:\n  type: Loadbalancer\n  ports: [{ port: 70000 }]\n', CLUSTER);
+    const m = readManifests(
+      'apiVersion: v1\nkind: Service\nmetadata: { name: web }\nspec:\n  type: Loadbalancer\n  ports: [{ port: 70000 }]\n',
+      CLUSTER,
+    );
     expect(errors(m).map((d) => [d.span.line, d.path, d.message])).toEqual([
-      [5, 'Service default/web: spec.type', "'Loadbalancer' is not one of ClusterIP, NodePort, LoadBalancer, ExternalName"],
+      [
+        5,
+        'Service default/web: spec.type',
+        "'Loadbalancer' is not one of ClusterIP, NodePort, LoadBalancer, ExternalName",
+      ],
       [6, 'Service default/web: spec.ports[0].port', '70000 is out of range 1..65535'],
     ]);
-    const broken = readManifests('apiVersion: v1\nkind: Service\nmetadata:\n  name: [web\n', CLUSTER);
+    const broken = readManifests(
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: [web\n',
+      CLUSTER,
+    );
     expect(errors(broken)[0]?.span.line).toBeGreaterThanOrEqual(4);
   });
 
   it('pods that fit no node stay pending, with the reason', () => {
-    const m = readManifests(DEPLOY.replace('spec:\n      containers', 'spec:\n      nodeSelector: { disk: ssd }\n      containers'), CLUSTER);
+    const m = readManifests(
+      DEPLOY.replace(
+        'spec:\n      containers',
+        'spec:\n      nodeSelector: { disk: ssd }\n      containers',
+      ),
+      CLUSTER,
+    );
     expect(m.pods[0]?.node).toBeNull();
-    expect(m.diagnostics.some((d) => d.severity === 'warning' && d.message.includes('no node can run these pods'))).toBe(true);
+    expect(
+      m.diagnostics.some(
+        (d) => d.severity === 'warning' && d.message.includes('no node can run these pods'),
+      ),
+    ).toBe(true);
   });
 });
 
 describe('topology hints (EndpointSlice controller)', () => {
   const zoned = (cpus: Record<string, number>): ClusterSettings => ({
     ...CLUSTER,
-    nodes: Object.entries(cpus).map(([zone, cpu], i) => ({ name: `n${i}`, ip: `10.0.0.${i + 1}`, zone, labels: {}, taints: [], podCIDR: `10.244.${i}.0/24`, cpu })),
+    nodes: Object.entries(cpus).map(([zone, cpu], i) => ({
+      name: `n${i}`,
+      ip: `10.0.0.${i + 1}`,
+      zone,
+      labels: {},
+      taints: [],
+      podCIDR: `10.244.${i}.0/24`,
+      cpu,
+    })),
   });
 
   it('zones a/b/c at 40/30/30 % CPU with 6 pods: float64 rounding makes zone a need 3, so no hints', () => {
     // desired(a) = 0.4 * 6 = 2.4000000000000004; * (1 / 1.2) = 2.0000000000000004; ceil = 3; 3 + 2 + 2 > 6.
-    expect(allocateHints(['a', 'a', 'b', 'b', 'c', 'c'], zoned({ a: 4, b: 3, c: 3 }))).toMatchObject({ reason: expect.stringContaining('overloading') });
-    const nine = allocateHints(['a', 'b', 'c', 'a', 'b', 'c', 'a', 'b', 'c'], zoned({ a: 4, b: 3, c: 3 }));
+    expect(
+      allocateHints(['a', 'a', 'b', 'b', 'c', 'c'], zoned({ a: 4, b: 3, c: 3 })),
+    ).toMatchObject({ reason: expect.stringContaining('overloading') });
+    const nine = allocateHints(
+      ['a', 'b', 'c', 'a', 'b', 'c', 'a', 'b', 'c'],
+      zoned({ a: 4, b: 3, c: 3 }),
+    );
     expect('hints' in nine && [...nine.hints.values()].join('')).toBe('abcabcabc');
   });
 
   it('control-plane nodes do not count towards a zone', () => {
     const c = zoned({ a: 4, b: 4 });
-    const withCp = { ...c, nodes: [...c.nodes, { name: 'cp', ip: '10.0.0.9', zone: 'c', labels: { 'node-role.kubernetes.io/control-plane': '' }, taints: [], podCIDR: '10.244.9.0/24', cpu: 64 }] };
+    const withCp = {
+      ...c,
+      nodes: [
+        ...c.nodes,
+        {
+          name: 'cp',
+          ip: '10.0.0.9',
+          zone: 'c',
+          labels: { 'node-role.kubernetes.io/control-plane': '' },
+          taints: [],
+          podCIDR: '10.244.9.0/24',
+          cpu: 64,
+        },
+      ],
+    };
     expect('hints' in allocateHints(['a', 'b'], withCp)).toBe(true);
   });
 
   it('falls back (no hints) with one zone, too few endpoints, or an overload beyond 20 %', () => {
-    expect(allocateHints(['a', 'a'], zoned({ a: 4 }))).toEqual({ reason: 'all nodes are in one zone' });
-    expect(allocateHints(['a', 'b'], zoned({ a: 4, b: 4, c: 4 }))).toMatchObject({ reason: 'fewer endpoints (2) than zones (3)' });
-    expect(allocateHints(['a', 'a', 'a', 'b'], zoned({ a: 1, b: 1, c: 8 }))).toMatchObject({ reason: expect.stringContaining('overloading') });
+    expect(allocateHints(['a', 'a'], zoned({ a: 4 }))).toEqual({
+      reason: 'all nodes are in one zone',
+    });
+    expect(allocateHints(['a', 'b'], zoned({ a: 4, b: 4, c: 4 }))).toMatchObject({
+      reason: 'fewer endpoints (2) than zones (3)',
+    });
+    expect(allocateHints(['a', 'a', 'a', 'b'], zoned({ a: 1, b: 1, c: 8 }))).toMatchObject({
+      reason: expect.stringContaining('overloading'),
+    });
   });
 
   it('moves hints from a zone with too many endpoints to one with too few', () => {
