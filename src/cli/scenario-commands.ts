@@ -113,9 +113,9 @@ export function rulesCommand(argv: string[]): number {
   const built = clusterOf(loaded, values.variant, undefined);
   printDiagnostics(file, built.diagnostics, loaded, values.variant);
   if (!built.cluster) return 2;
-  const nodes = Object.keys(built.cluster.rules);
+  const nodes = built.cluster.spec.nodes.map((n) => n.name);
   const node = values.node ?? nodes[0];
-  const text = node ? built.cluster.rules[node] : undefined;
+  const text = node ? built.cluster.rulesOf(node) : undefined;
   if (text === undefined)
     throw new UsageError(`no node '${node ?? ''}'; nodes are ${nodes.join(', ')}`);
   process.stdout.write(text);

@@ -66,9 +66,19 @@ export function clusterOf(
     };
   }
   const cluster = buildCluster(resolved.cluster, manifests ?? resolved.manifests);
+  const ruleDiagnostics: LabDiagnostic[] = cluster.ruleProblems.map((p) => ({
+    severity: 'error',
+    source: 'scenario',
+    line: 0,
+    column: 0,
+    endLine: 0,
+    endColumn: 0,
+    path: `cluster.nodes[${p.node}].rules`,
+    message: `line ${p.line}, column ${p.column} of the node's rules: ${p.message}`,
+  }));
   return {
     cluster,
-    diagnostics: cluster.model.diagnostics.map(manifestDiagnostic),
+    diagnostics: [...cluster.model.diagnostics.map(manifestDiagnostic), ...ruleDiagnostics],
     probes: resolved.probes,
   };
 }
@@ -102,6 +112,15 @@ export function probeFor(
   };
 }
 
+/** Rules of every node of a small cluster; of the nodes on the path only in a large one. */
+function rulesFor(c: BuiltCluster, onPath: readonly string[]): Record<string, string> {
+  const nodes = c.spec.nodes.map((n) => n.name);
+  const wanted = nodes.length <= 10 ? nodes : nodes.filter((n) => onPath.includes(n));
+  const out: Record<string, string> = {};
+  for (const n of wanted) out[n] = c.rulesOf(n) ?? '';
+  return out;
+}
+
 const networkCache = new WeakMap<BuiltCluster, Network | { problems: string }>();
 
 export function networkOf(c: BuiltCluster): Network | { problems: string } {
@@ -129,7 +148,7 @@ export function runLab(input: LabInput): LabResult {
       ...EMPTY,
       cluster: cluster?.view ?? null,
       choices: cluster ? pathChoices(cluster) : null,
-      rules: cluster?.rules ?? {},
+      rules: cluster ? rulesFor(cluster, []) : {},
     };
   const choices = pathChoices(cluster);
   const first = built.probes[0];
@@ -138,7 +157,7 @@ export function runLab(input: LabInput): LabResult {
     (first
       ? { from: first.from, to: first.to, ...(first.proto ? { proto: first.proto } : {}) }
       : null);
-  const base = { cluster: cluster.view, choices, rules: cluster.rules };
+  const base = { cluster: cluster.view, choices, rules: rulesFor(cluster, []) };
   if (!path) return { ok: true, diagnostics: all, ...base, probe: null, runs: [] };
   const resolved = probeFor(cluster, path);
   if ('error' in resolved) {
@@ -184,6 +203,8 @@ export function runLab(input: LabInput): LabResult {
       runs: [],
     };
   const en = enumerateOutcomes(net, resolved.probe);
+  const onPath = new Set(en.runs.flatMap((r) => r.events.map((e) => e.host)));
+  base.rules = rulesFor(cluster, [...onPath]);
   const runs: RunView[] = en.runs.map((r) => ({
     probability: r.probability,
     outcome: r.outcome,

@@ -6,7 +6,13 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { formatIPv4, parseCidr, parseIPv4 } from '../engine/ip.ts';
-import type { HostSpec, ListenerSpec, NetworkSpec, RouteSpec } from '../engine/index.ts';
+import {
+  parseRuleset,
+  type HostSpec,
+  type ListenerSpec,
+  type NetworkSpec,
+  type RouteSpec,
+} from '../engine/index.ts';
 import { generateIptablesRules } from '../kube/proxier/index.ts';
 import { DEFAULT_PROXIER_CONFIG, type ProxierConfig } from '../kube/model.ts';
 import {
@@ -31,8 +37,15 @@ export interface BuiltCluster {
   readonly model: ManifestModel;
   readonly network: NetworkSpec;
   readonly view: ClusterView;
-  /** iptables-save of each node (kube-proxy's rules merged with the node's own). */
-  readonly rules: Record<string, string>;
+  /** iptables-save of a node (kube-proxy's rules merged with the node's own), generated on first use. */
+  readonly rulesOf: (node: string) => string | undefined;
+  /** Problems in the nodes' own `rules` (extra host rules), with their node. */
+  readonly ruleProblems: readonly {
+    readonly node: string;
+    readonly line: number;
+    readonly column: number;
+    readonly message: string;
+  }[];
   /** Host name of each pod (`namespace/name` -> host). */
   readonly podHosts: ReadonlyMap<string, string>;
 }
@@ -131,7 +144,15 @@ export function buildCluster(spec: ClusterSpec, manifests: string): BuiltCluster
   const hosts: HostSpec[] = [];
   const views: HostView[] = [];
   const links: LinkView[] = [];
-  const rules: Record<string, string> = {};
+  const ruleCache = new Map<string, string>();
+  const ruleMakers = new Map<string, () => string>();
+  const ruleProblems: { node: string; line: number; column: number; message: string }[] = [];
+  const rulesOf = (name: string): string | undefined => {
+    let text = ruleCache.get(name);
+    const make = ruleMakers.get(name);
+    if (text === undefined && make) ruleCache.set(name, (text = make()));
+    return text;
+  };
   const podHosts = new Map<string, string>();
   const usedNames = new Set<string>([
     ...spec.nodes.map((n) => n.name),
@@ -175,13 +196,28 @@ export function buildCluster(spec: ClusterSpec, manifests: string): BuiltCluster
       links.push({ a: node.name, aIf: veth, b: host, bIf: 'eth0', segment: `veth:${host}` });
     }
     const cfg = proxierConfig(spec, node, [node.ip, ...vipsHere]);
-    const kubeRules = generateIptablesRules({
-      services: model.services,
-      endpointSlices: model.endpointSlices,
-      config: cfg,
-    });
-    const nodeRules = mergeIptablesSave(kubeRules, node.rules ?? '');
-    rules[node.name] = nodeRules;
+    // kube-proxy's rules are generated when a packet first reaches the node (large clusters).
+    ruleMakers.set(node.name, () =>
+      mergeIptablesSave(
+        generateIptablesRules({
+          services: model.services,
+          endpointSlices: model.endpointSlices,
+          config: cfg,
+        }),
+        node.rules ?? '',
+      ),
+    );
+    if (node.rules?.trim()) {
+      for (const d of parseRuleset(node.rules).diagnostics) {
+        if (d.severity === 'error')
+          ruleProblems.push({
+            node: node.name,
+            line: d.line,
+            column: d.column,
+            message: d.hint ? `${d.message}. ${d.hint}` : d.message,
+          });
+      }
+    }
     const listeners: ListenerSpec[] = (node.processes ?? []).map(listenerOf);
     listeners.push({
       process: 'kube-proxy',
@@ -219,7 +255,7 @@ export function buildCluster(spec: ClusterSpec, manifests: string): BuiltCluster
         rpFilter: node.sysctls?.rpFilter ?? 0,
       },
       listeners,
-      rules: nodeRules,
+      lazyRules: () => rulesOf(node.name) ?? '',
     });
     lanMembers.push({ host: node.name, iface: 'eth0' });
     views.push({
@@ -397,7 +433,8 @@ export function buildCluster(spec: ClusterSpec, manifests: string): BuiltCluster
       vips: (spec.vips ?? []).map((v) => ({ ip: v.ip, mode: v.mode, holder: v.holder ?? null })),
       services,
     },
-    rules,
+    rulesOf,
+    ruleProblems,
     podHosts,
   };
 }

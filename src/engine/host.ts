@@ -25,6 +25,11 @@ export interface HostSpec {
   readonly ipsets?: readonly IpsetSpec[];
   /** iptables-save text; empty or absent means no netfilter tables (and no conntrack). */
   readonly rules?: string;
+  /**
+   * Rules produced on demand (a generator's output), parsed when a packet first reaches the host.
+   * Used instead of `rules` for large generated rulesets; must not contain errors.
+   */
+  readonly lazyRules?: () => string;
   /** ip6tables-save text, the IPv6 ruleset (IPv6 packets traverse only this one). */
   readonly rules6?: string;
 }

@@ -57,6 +57,31 @@ export function buildHost(
     else sets.set(s.name, c);
   });
   if (problems.length) return { host: null, problems };
+  if (spec.lazyRules && !rs) {
+    // Generated rules (kube-proxy's, from a trusted generator) are parsed when a packet first
+    // reaches the host: a 50-node cluster only pays for the nodes on the path.
+    const lazy = spec.lazyRules;
+    let cached: Ruleset | null | undefined;
+    const host: HostRuntime = {
+      spec,
+      config,
+      get ruleset() {
+        if (cached === undefined) {
+          const parsed = parseRuleset(lazy(), { family: 4 });
+          const bad = parsed.diagnostics.find((d) => d.severity === 'error');
+          if (bad)
+            throw new Error(
+              `generated rules of ${spec.name} do not load: line ${bad.line}: ${bad.message}`,
+            );
+          cached = parsed.ruleset.tables.size ? parsed.ruleset : null;
+        }
+        return cached;
+      },
+      ruleset6: rs6,
+      sets,
+    };
+    return { host, problems };
+  }
   return { host: { spec, config, ruleset: rs, ruleset6: rs6, sets }, problems };
 }
 
