@@ -37,6 +37,7 @@ export function allocateHints(
   endpointZones: readonly (string | null)[],
   cluster: ClusterSettings,
 ): HintResult {
+  // Allocatable CPU in millicores, as Quantity.MilliValue() gives it, so the ratios are Go's.
   const cpuByZone = new Map<string, number>();
   for (const n of cluster.nodes) {
     // hasExcludedLabels: control-plane nodes do not count towards a zone's capacity.
@@ -47,7 +48,7 @@ export function allocateHints(
       continue;
     if (!n.zone || !(n.cpu > 0))
       return { reason: 'a node has no zone label or no allocatable CPU (insufficient node info)' };
-    cpuByZone.set(n.zone, (cpuByZone.get(n.zone) ?? 0) + n.cpu);
+    cpuByZone.set(n.zone, (cpuByZone.get(n.zone) ?? 0) + Math.round(n.cpu * 1000));
   }
   // Go's float64 arithmetic, reproduced: 0.4 * 6 * (1 / 1.2) is 2.0000000000000004, so ceil gives 3.
   if (cpuByZone.size < 2) return { reason: 'all nodes are in one zone' };
@@ -55,10 +56,12 @@ export function allocateHints(
   const n = endpointZones.length;
   if (cpuByZone.size > n)
     return { reason: `fewer endpoints (${n}) than zones (${cpuByZone.size})` };
+  // Go ranges over maps in random order; the lab takes zones by name where the order matters.
+  const zones = [...cpuByZone.keys()].sort();
   const alloc = new Map<string, { minimum: number; desired: number }>();
   let remaining = n;
-  for (const [zone, cpu] of cpuByZone) {
-    const desired = (cpu / total) * n;
+  for (const zone of zones) {
+    const desired = ((cpuByZone.get(zone) as number) / total) * n;
     const minimum = Math.ceil(desired * (1 / (1 + OVERLOAD_THRESHOLD)));
     alloc.set(zone, { minimum, desired: Math.max(desired, minimum) });
     remaining -= minimum;
@@ -68,29 +71,51 @@ export function allocateHints(
       };
   }
   if (endpointZones.some((z) => !z)) return { reason: 'an endpoint has no zone' };
-  // Step 1: every endpoint hinted for its own zone. Step 2: zones above their target give to zones below.
+  // Step 1: every endpoint hinted for its own zone.
   const hints = new Map<number, string>();
   const count = new Map<string, number>();
   endpointZones.forEach((z, i) => {
     hints.set(i, z as string);
     count.set(z as string, (count.get(z as string) ?? 0) + 1);
   });
-  const giving = new Map<string, number>();
-  const receiving = new Map<string, number>();
+  // Step 2 (getGivingAndReceivingZones): how far each zone is above or below its desired share,
+  // turned into whole endpoints; a move needs at least half an endpoint on both sides and a whole
+  // one on one side.
+  const over = new Map<string, number>();
+  const under = new Map<string, number>();
   for (const [zone, a] of alloc) {
     const have = count.get(zone) ?? 0;
-    const target = Math.round(a.desired);
-    if (have > target) giving.set(zone, have - target);
-    else if (have < target) receiving.set(zone, target - have);
+    if (have > a.desired) over.set(zone, have - a.desired);
+    else if (have < a.desired) under.set(zone, a.desired - have);
   }
+  const most = (m: Map<string, number>): [string, number] => {
+    let zone = '';
+    let num = 0;
+    for (const [z, v] of m) if (v > num) [zone, num] = [z, v];
+    return [zone, num];
+  };
+  const giving = new Map<string, number>();
+  const receiving = new Map<string, number>();
+  for (;;) {
+    const [g, give] = most(over);
+    const [r, receive] = most(under);
+    if (g === '' || r === '' || (give < 1 && receive < 1) || give < 0.5 || receive < 0.5) break;
+    giving.set(g, (giving.get(g) ?? 0) + 1);
+    over.set(g, give - 1);
+    receiving.set(r, (receiving.get(r) ?? 0) + 1);
+    under.set(r, receive - 1);
+  }
+  // Step 3 (redistributeHints): endpoints of giving zones, in order, are hinted for receiving zones.
   for (const [i, zone] of hints) {
-    const g = giving.get(zone) ?? 0;
-    if (g <= 0) continue;
-    const to = [...receiving].find(([, need]) => need > 0);
-    if (!to) break;
-    hints.set(i, to[0]);
-    giving.set(zone, g - 1);
-    receiving.set(to[0], to[1] - 1);
+    if (giving.size === 0 || receiving.size === 0) break;
+    const g = giving.get(zone);
+    if (g === undefined) continue;
+    const [to, need] = [...receiving][0] as [string, number];
+    hints.set(i, to);
+    if (g === 1) giving.delete(zone);
+    else giving.set(zone, g - 1);
+    if (need === 1) receiving.delete(to);
+    else receiving.set(to, need - 1);
   }
   return { hints };
 }

@@ -211,4 +211,59 @@ describe('topology hints (EndpointSlice controller)', () => {
     const res = allocateHints(['a', 'a', 'a', 'b'], zoned({ a: 2, b: 2 }));
     expect('hints' in res && [...res.hints.values()].sort()).toEqual(['a', 'a', 'b', 'b']);
   });
+
+  it('moves endpoints as getGivingAndReceivingZones does: most over to most under, in whole endpoints', () => {
+    const c = zoned({ a: 4, b: 3, c: 3 });
+    const hints = (zones: string[]) => {
+      const r = allocateHints(zones, c);
+      return 'hints' in r
+        ? zones.map((z, i) => (r.hints.get(i) === z ? z : `${z}>${r.hints.get(i)}`))
+        : r;
+    };
+    // 7 endpoints 2/3/2: desired 2.8/2.1/2.1, but a's minimum ceil(2.8 / 1.2) = 3 raises its share
+    // to 3; b is 0.9 over and a 1.0 under: the first b endpoint serves zone a.
+    expect(hints(['a', 'a', 'b', 'b', 'b', 'c', 'c'])).toEqual([
+      'a',
+      'a',
+      'b>a',
+      'b',
+      'b',
+      'c',
+      'c',
+    ]);
+    // 8 endpoints 3/3/2: desired 3.2/2.4/2.4; b is 0.6 over, c 0.4 under (less than half): no move.
+    expect(hints(['a', 'a', 'a', 'b', 'b', 'b', 'c', 'c'])).toEqual([
+      'a',
+      'a',
+      'a',
+      'b',
+      'b',
+      'b',
+      'c',
+      'c',
+    ]);
+    // 9 endpoints 3/2/4: desired 3.6/3/3 (b raised to its minimum); c's extra endpoint goes to b,
+    // 1.0 under, not to a, 0.6 under (rounding each zone's desired share would pick a).
+    expect(hints(['a', 'a', 'a', 'b', 'b', 'c', 'c', 'c', 'c'])).toEqual([
+      'a',
+      'a',
+      'a',
+      'b',
+      'b',
+      'c>b',
+      'c',
+      'c',
+      'c',
+    ]);
+    // 4/3/0: zone c has no endpoint of its own and borrows one from a and one from b.
+    expect(hints(['a', 'a', 'a', 'a', 'b', 'b', 'b'])).toEqual([
+      'a>c',
+      'a',
+      'a',
+      'a',
+      'b>c',
+      'b',
+      'b',
+    ]);
+  });
 });
