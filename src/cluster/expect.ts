@@ -33,28 +33,45 @@ export function classify(o: Outcome): OutcomeClass {
   }
 }
 
-/** Does the answering host/process match `pod/NAME`, `node/NAME[/PROCESS]`, `client/NAME`? */
+/** `NAME@NODE` -> [NAME, NODE]; a plain `NAME` -> [NAME, null]. */
+function splitNode(name: string): [string, string | null] {
+  const at = name.lastIndexOf('@');
+  return at > 0 ? [name.slice(0, at), name.slice(at + 1)] : [name, null];
+}
+
+/** A pod host named `name` or owned by workload `name`, on `node` when one is given. */
+export function podMatches(
+  h: { kind: string; name: string; workload: string | null; node: string | null },
+  ref: string,
+): boolean {
+  const [name, node] = splitNode(ref);
+  return (
+    h.kind === 'pod' &&
+    (h.name === name || h.workload === name) &&
+    (node === null || h.node === node)
+  );
+}
+
+/**
+ * Does the answering host/process match `pod/NAME`, `pod/NAME@NODE` (the pod of a workload on
+ * that node, e.g. a DaemonSet's), `node/NAME[/PROCESS]`, `client/NAME`?
+ */
 export function answeredByMatches(c: BuiltCluster, o: Outcome, ref: string): boolean {
   if (o.kind !== 'answered') return false;
   const [kind, name, proc] = ref.split('/');
   const host = c.view.hosts.find((h) => h.name === o.host);
   if (!host || !name) return false;
-  if (kind === 'pod') return host.kind === 'pod' && (host.name === name || host.workload === name);
+  if (kind === 'pod') return podMatches(host, name);
   if (kind === 'node' || kind === 'client')
     return host.name === name && (proc === undefined || o.process === proc);
   return false;
 }
 
-/** `client/laptop` -> its address; plain addresses stay. */
+/** `client/laptop` -> its address; `pod/NAME[@NODE]` -> the pod's; plain addresses stay. */
 export function addressOf(c: BuiltCluster, ref: string): string | null {
   const [kind, name] = ref.split('/');
   if (!name) return ref;
-  if (kind === 'pod') {
-    const h = c.view.hosts.find(
-      (x) => x.kind === 'pod' && (x.name === name || x.workload === name),
-    );
-    return h?.ips[0] ?? null;
-  }
+  if (kind === 'pod') return c.view.hosts.find((x) => podMatches(x, name))?.ips[0] ?? null;
   return c.view.hosts.find((x) => x.name === name)?.ips[0] ?? null;
 }
 

@@ -1,6 +1,6 @@
 /**
- * The path picker's vocabulary: who can send (`client/laptop`, `pod/web`, `node/cp-1`,
- * `node/cp-1/curl`) and where to (`vip:22`, `svc/web:80`, `lb/web:443`, `nodeport/web@worker-1`,
+ * The path picker's vocabulary: who can send (`client/laptop`, `pod/web`, `pod/web@worker-1` (the
+ * workload's pod on that node), `node/cp-1`, `node/cp-1/curl`) and where to (`vip:22`, `svc/web:80`, `lb/web:443`, `nodeport/web@worker-1`,
  * `localhost-nodeport/web@cp-1`, `healthcheck/web@worker-1`, `externalip/web:80`, `pod/web:8080`,
  * `node/cp-1:22`, or a plain `ADDRESS:PORT`), resolved against the built cluster.
  */
@@ -24,10 +24,14 @@ export interface ResolvedTarget {
 
 type Result<T> = { readonly ok: T } | { readonly error: string };
 
+/** The host of pod (or workload) `name`; `NAME@NODE` picks the workload's pod on that node. */
 function findPodHost(c: BuiltCluster, name: string): string | null {
+  const at = name.lastIndexOf('@');
+  const [base, node] = at > 0 ? [name.slice(0, at), name.slice(at + 1)] : [name, null];
+  const onNode = (p: (typeof c.model.pods)[number]) => p.ip && (node === null || p.node === node);
   const pod =
-    c.model.pods.find((p) => p.name === name && p.ip) ??
-    c.model.pods.find((p) => p.workload === name && p.ip);
+    c.model.pods.find((p) => p.name === base && onNode(p)) ??
+    c.model.pods.find((p) => p.workload === base && onNode(p));
   return pod ? (c.podHosts.get(`${pod.namespace}/${pod.name}`) ?? null) : null;
 }
 
@@ -160,7 +164,8 @@ export function resolveTarget(c: BuiltCluster, id: string): Result<ResolvedTarge
       };
     }
     case 'pod': {
-      const host = name ? findPodHost(c, name) : null;
+      // pod/NAME:PORT, or pod/WORKLOAD:PORT@NODE for the workload's pod on that node.
+      const host = name ? findPodHost(c, node ? `${name}@${node}` : name) : null;
       const view = c.view.hosts.find((h) => h.name === host);
       if (!view) return { error: `no running pod or workload named '${name ?? ''}'` };
       const port = Number(portRef ?? view.processes[0]?.port);
