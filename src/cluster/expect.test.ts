@@ -44,7 +44,7 @@ describe('pod/WORKLOAD@NODE in probes and expectations', () => {
     expect(addressOf(c, 'pod/agent@worker-1')).toBe('10.244.0.10');
     expect(addressOf(c, 'pod/agent@worker-2')).toBe('10.244.1.10');
     const p = probeFor(c, { from: 'pod/agent@worker-2', to: 'pod/agent:24224@worker-1' });
-    expect('probe' in p && [p.probe.dst, p.probe.dport]).toEqual(['10.244.0.10', 24224]);
+    expect('to' in p && [p.to.address, p.to.port]).toEqual(['10.244.0.10', 24224]);
   });
 
   it('tells the answers of a DaemonSet apart by node', () => {
