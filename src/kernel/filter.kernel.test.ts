@@ -97,17 +97,11 @@ describeKernel('MASQUERADE on a router (iptables-nft, undeclared nat chains)', (
   it('REJECT in FORWARD with icmp-host-prohibited: EHOSTUNREACH at the client', async () => {
     expectAgreement(await crossCheck(l(), { ...toServer, dport: 81 }), 'refused EHOSTUNREACH');
   });
-});
 
-describeKernel('the same router without MASQUERADE', () => {
-  let lab: KernelLab | null = null;
-  beforeAll(async () => {
-    lab = await KernelLab.start(routed(false));
-  });
-  afterAll(() => lab?.close());
-
-  it('the server has no route back to the client: timeout', async () => {
-    expectAgreement(await crossCheck(lab as KernelLab, toServer), 'timeout');
+  it('without MASQUERADE the server has no route back to the client: timeout', async () => {
+    const gw = routed(false).hosts.find((h) => h.name === 'gw');
+    l().setRules('gw', gw?.rules ?? '');
+    expectAgreement(await crossCheck(l(), toServer), 'timeout');
   });
 });
 

@@ -3,7 +3,7 @@
  * monitors. Probes run one at a time; each one's kernel trace is the monitor output between
  * the probe's start and a marker packet sent after it (netlink delivers events in order).
  */
-import type { HostSpec, NetworkSpec, ProbeSpec } from '../engine/index.ts';
+import type { HostSpec, NetworkSpec, ProbeSpec, SysctlSpec } from '../engine/index.ts';
 import { LineProcess, ProbeAgent, startListeners, type AgentResult } from './agents.ts';
 import {
   installTraceTable,
@@ -14,7 +14,8 @@ import {
   type HandleMap,
   type KernelBlock,
 } from './kernel-trace.ts';
-import { buildTopology, type Topology } from './topology.ts';
+import { nsRun } from './netns.ts';
+import { applySysctls, buildTopology, type Topology } from './topology.ts';
 
 /** A connection attempt, as the engine's ProbeSpec, with an optional client timeout. */
 export type KernelProbe = Extract<ProbeSpec, { kind: 'connect' }> & { readonly timeoutMs?: number };
@@ -37,6 +38,8 @@ export interface LabOptions {
 }
 
 const DEFAULT_TIMEOUT = 1500;
+/** The tables iptables-nft keeps in family ip. */
+const XT_TABLES = ['raw', 'mangle', 'nat', 'filter', 'security'];
 
 export class KernelLab {
   private readonly agents = new Map<string, ProbeAgent>();
@@ -49,11 +52,19 @@ export class KernelLab {
   private closed = false;
 
   private constructor(
-    readonly spec: NetworkSpec,
+    spec: NetworkSpec,
     readonly topo: Topology,
     private readonly options: LabOptions,
   ) {
+    this.current = spec;
     this.nextPort = options.firstPort ?? 40100;
+  }
+
+  private current: NetworkSpec;
+
+  /** The spec as the namespaces are now (setRules / setSysctls change it). */
+  get spec(): NetworkSpec {
+    return this.current;
   }
 
   /** Builds the namespaces, starts listeners and trace monitors. Tears down on failure. */
@@ -61,9 +72,12 @@ export class KernelLab {
     const topo = buildTopology(spec);
     const lab = new KernelLab(spec, topo, options);
     try {
-      for (const h of spec.hosts) await startListeners(topo, h);
+      // In parallel: each process is a Node start-up (~150 ms) inside its namespace.
       const traced = options.trace ?? spec.hosts.filter(hasRules).map((h) => h.name);
-      for (const host of traced) await lab.startMonitor(host);
+      await Promise.all([
+        ...spec.hosts.map((h) => startListeners(topo, h)),
+        ...traced.map((host) => lab.startMonitor(host)),
+      ]);
       return lab;
     } catch (e) {
       lab.close();
@@ -113,9 +127,31 @@ export class KernelLab {
     return m ? m.index : null;
   }
 
-  /** Re-reads rule handles, after a test changed a host's rules with iptables-restore. */
-  refreshHandles(): void {
-    for (const host of this.monitors.keys()) this.handles.set(host, readHandles(this.nsOf(host)));
+  /**
+   * Replaces a host's IPv4 ruleset, as kube-proxy does when a Service comes or goes: the
+   * iptables tables go, the new dump is restored, the trace table stays. Conntrack entries
+   * survive, as they do on a real node. The lab's spec follows, for the engine.
+   */
+  setRules(host: string, rules: string): void {
+    const ns = this.nsOf(host);
+    const drop = XT_TABLES.map((t) => `nft delete table ip ${t} 2>/dev/null;`).join(' ');
+    nsRun(ns, 'sh', ['-c', `${drop} iptables-restore`], rules);
+    this.updateHost(host, (h) => ({ ...h, rules }));
+    if (this.monitors.has(host)) this.handles.set(host, readHandles(ns));
+  }
+
+  /** Changes a host's sysctls (e.g. route_localnet) in place. */
+  setSysctls(host: string, sysctls: SysctlSpec): void {
+    const h = this.updateHost(host, (x) => ({ ...x, sysctls }));
+    applySysctls(this.nsOf(host), h);
+  }
+
+  private updateHost(host: string, f: (h: HostSpec) => HostSpec): HostSpec {
+    let out: HostSpec | null = null;
+    const hosts = this.current.hosts.map((h) => (h.name === host ? (out = f(h)) : h));
+    if (!out) throw new Error(`no host named ${host}`);
+    this.current = { ...this.current, hosts };
+    return out;
   }
 
   /** Runs one probe and collects the trace of every monitored host. */

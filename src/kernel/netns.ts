@@ -51,7 +51,14 @@ export function listNamespaces(): string[] {
 }
 
 export function deleteNamespace(ns: string): void {
-  spawnSync('ip', ['netns', 'del', ns], { timeout: 10000 });
+  deleteNamespaces([ns]);
+}
+
+/** Deletes namespaces in one `ip -force -batch` (missing ones are skipped, never fatal). */
+export function deleteNamespaces(names: readonly string[]): void {
+  if (names.length === 0) return;
+  const input = `${names.map((n) => `netns del ${n}`).join('\n')}\n`;
+  spawnSync('ip', ['-force', '-batch', '-'], { input, timeout: 20000 });
 }
 
 function alive(pid: number): boolean {
@@ -74,9 +81,9 @@ export function deleteStaleNamespaces(): string[] {
     if (!m) continue;
     const pid = Number(m[1]);
     if (pid === process.pid || alive(pid)) continue;
-    deleteNamespace(ns);
     removed.push(ns);
   }
+  deleteNamespaces(removed);
   return removed;
 }
 

@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { HostSpec, InterfaceSpec, NetworkSpec, RouteSpec } from '../engine/index.ts';
 import {
   RUN_PREFIX,
-  deleteNamespace,
+  deleteNamespaces,
   deleteStaleNamespaces,
   ipBatch,
   nsRun,
@@ -47,7 +47,11 @@ function installExitHandlers(): void {
 
 let topologyCount = 0;
 
-/** Creates every namespace, link, address, route, sysctl, ipset and ruleset of `spec`. */
+/**
+ * Creates every namespace, link, address, route, sysctl, ipset and ruleset of `spec`. Commands
+ * are batched (one `ip -batch` for all namespaces and links, one per namespace for addresses and
+ * routes, one shell per host for sysctls and rules): each exec into a namespace costs ~20 ms.
+ */
 export function buildTopology(spec: NetworkSpec): Topology {
   deleteStaleNamespaces();
   installExitHandlers();
@@ -67,7 +71,7 @@ export function buildTopology(spec: NetworkSpec): Topology {
         if (c.exitCode === null && c.signalCode === null && c.pid !== undefined) c.kill('SIGKILL');
       }
       children.clear();
-      for (const n of created.splice(0)) deleteNamespace(n);
+      deleteNamespaces(created.splice(0));
       live.delete(topo);
     },
   };
@@ -78,31 +82,27 @@ export function buildTopology(spec: NetworkSpec): Topology {
       let name = base;
       for (let k = 2; used.has(name); k++) name = `${base.slice(0, 36)}${k}`;
       used.add(name);
+      created.push(name);
       return name;
     };
-    const addNs = (name: string) => {
-      run('ip', ['netns', 'add', name]);
-      created.push(name);
-      baseSysctls(name, false);
-    };
-    for (const h of spec.hosts) {
-      const name = unique(`${prefix}-${sanitize(h.name, 24)}`);
-      ns.set(h.name, name);
-      addNs(name);
-    }
+    for (const h of spec.hosts) ns.set(h.name, unique(`${prefix}-${sanitize(h.name, 24)}`));
+    // Links are created from the root namespace's `ip`, but straight inside their target
+    // namespaces (IFLA_NET_NS_FD): nothing ever appears in the root namespace.
+    const links: string[] = [];
+    const setup = new Map<string, string[]>();
+    const later = (n: string, line: string) => setup.set(n, [...(setup.get(n) ?? []), line]);
     // An interface on no segment (or alone on one): a veth whose peer sits in an empty "void"
     // namespace, so frames sent there vanish. (Kernels without the dummy module are common in
     // CI sandboxes; a veth is always there.)
     let voidNs: string | null = null;
     let voidLegs = 0;
     const unplugged = (host: string, iface: string) => {
-      if (!voidNs) {
-        voidNs = unique(`${prefix}s-void`);
-        addNs(voidNs);
-      }
+      voidNs ??= unique(`${prefix}s-void`);
       const leg = `v${voidLegs++}`;
-      ipBatch(nsOf(ns, host), [`link add ${iface} type veth peer name ${leg} netns ${voidNs}`]);
-      ipBatch(voidNs, [`link set ${leg} up`]);
+      links.push(
+        `link add ${iface} netns ${nsOf(ns, host)} type veth peer name ${leg} netns ${voidNs}`,
+      );
+      later(voidNs, `link set ${leg} up`);
     };
     const segments = new Map<string, { host: HostSpec; iface: InterfaceSpec }[]>();
     for (const h of spec.hosts) {
@@ -113,33 +113,39 @@ export function buildTopology(spec: NetworkSpec): Topology {
           unplugged(h.name, i.name);
           continue;
         }
-        const list = segments.get(i.segment) ?? [];
-        list.push({ host: h, iface: i });
-        segments.set(i.segment, list);
+        segments.set(i.segment, [...(segments.get(i.segment) ?? []), { host: h, iface: i }]);
       }
     }
     for (const [seg, members] of segments) {
-      if (members.length === 1) {
-        const m = members[0] as (typeof members)[number];
-        unplugged(m.host.name, m.iface.name);
-      } else if (members.length === 2) {
-        const [a, b] = members as [(typeof members)[number], (typeof members)[number]];
-        ipBatch(nsOf(ns, a.host.name), [
-          `link add ${a.iface.name} type veth peer name ${b.iface.name} netns ${nsOf(ns, b.host.name)}`,
-        ]);
+      const [a, b] = members as [(typeof members)[number], (typeof members)[number]];
+      if (members.length === 1) unplugged(a.host.name, a.iface.name);
+      else if (members.length === 2) {
+        links.push(
+          `link add ${a.iface.name} netns ${nsOf(ns, a.host.name)} type veth peer name ${b.iface.name} netns ${nsOf(ns, b.host.name)}`,
+        );
       } else {
         const sw = unique(`${prefix}s-${sanitize(seg, 24)}`);
         switches.set(seg, sw);
-        addNs(sw);
         // STP off: ports forward at once instead of spending forward_delay in listening/learning.
-        ipBatch(sw, ['link add br0 type bridge stp_state 0', 'link set br0 up']);
+        links.push(`link add br0 netns ${sw} type bridge stp_state 0`);
+        later(sw, 'link set br0 up');
         members.forEach((m, k) => {
-          ipBatch(nsOf(ns, m.host.name), [
-            `link add ${m.iface.name} type veth peer name l${k} netns ${sw}`,
-          ]);
-          ipBatch(sw, [`link set l${k} master br0`, `link set l${k} up`]);
+          links.push(
+            `link add ${m.iface.name} netns ${nsOf(ns, m.host.name)} type veth peer name l${k} netns ${sw}`,
+          );
+          later(sw, `link set l${k} master br0`);
+          later(sw, `link set l${k} up`);
         });
       }
+    }
+    run(
+      'ip',
+      ['-batch', '-'],
+      `${[...created.map((n) => `netns add ${n}`), ...links].join('\n')}\n`,
+    );
+    for (const n of [...switches.values(), ...(voidNs ? [voidNs] : [])]) {
+      ipBatch(n, setup.get(n) ?? []);
+      setSysctls(n, { 'net/ipv6/conf/all/disable_ipv6': '1' }, '');
     }
     for (const h of spec.hosts) configureHost(nsOf(ns, h.name), h);
     pinArpOwners(spec, ns);
@@ -191,12 +197,12 @@ function checkIfName(host: string, name: string): void {
   }
 }
 
-/** `ip route` arguments for one RouteSpec. */
-export function routeCommand(r: RouteSpec): string[] {
+/** The `ip -batch` line for one RouteSpec (the family follows from the addresses). */
+export function routeCommand(r: RouteSpec): string {
   const v6 = (r.via ?? r.nexthops?.[0]?.via ?? r.to).includes(':');
-  const parts = [v6 ? '-6' : '-4', 'route', 'add'];
+  const parts = ['route', 'add'];
   if (r.type && r.type !== 'unicast') parts.push(r.type);
-  parts.push(r.to);
+  parts.push(r.to === 'default' && v6 ? '::/0' : r.to);
   if (r.via) parts.push('via', r.via);
   if (r.dev) parts.push('dev', r.dev);
   for (const h of r.nexthops ?? []) {
@@ -206,42 +212,55 @@ export function routeCommand(r: RouteSpec): string[] {
   }
   if (r.src) parts.push('src', r.src);
   if (r.metric) parts.push('metric', String(r.metric));
-  return parts;
+  return parts.join(' ');
 }
 
-/** Sysctls every namespace gets before its interfaces exist, so new interfaces inherit them. */
-function baseSysctls(ns: string, ipv6: boolean): void {
-  const v6 = ipv6 ? '0' : '1';
-  // IPv6 off unless the host uses it: no router solicitations or DAD in the traces.
-  setSysctls(ns, {
-    'net/ipv6/conf/all/disable_ipv6': v6,
-    'net/ipv6/conf/default/disable_ipv6': v6,
-    // rp_filter is max(all, iface): set both to 0 explicitly, the engine's default.
-    'net/ipv4/conf/all/rp_filter': '0',
-    'net/ipv4/conf/default/rp_filter': '0',
-  });
-}
-
-function setSysctls(ns: string, values: Readonly<Record<string, string>>): void {
+/** Sets sysctls and then runs `then` (a shell command reading `input`), in one exec. */
+function setSysctls(
+  ns: string,
+  values: Readonly<Record<string, string>>,
+  then: string,
+  input?: string,
+): void {
   const args = Object.entries(values).map(([k, v]) => `${k}=${v}`);
-  if (args.length) nsRun(ns, 'sysctl', ['-q', '-w', ...args]);
+  nsRun(ns, 'sh', ['-c', `sysctl -q -w "$@" ${then}`, 'sh', ...args], input);
 }
 
 function configureHost(ns: string, h: HostSpec): void {
-  const usesV6 = h.interfaces.some((i) => i.addresses.some((a) => a.includes(':')));
-  if (usesV6) baseSysctls(ns, true);
+  // Routes after addresses and in spec order: a gateway must be reachable by an earlier route.
   const lines: string[] = ['link set lo up'];
   for (const i of h.interfaces) {
     for (const a of i.addresses) lines.push(`addr add ${a} dev ${i.name}`);
     if (i.name !== 'lo') lines.push(`link set ${i.name} up`);
   }
-  ipBatch(ns, lines);
-  // Routes one by one, in spec order: a gateway must be reachable by an earlier route.
-  for (const r of h.routes ?? []) run('ip', ['-n', ns, ...routeCommand(r)]);
+  ipBatch(ns, [...lines, ...(h.routes ?? []).map(routeCommand)]);
+  for (const set of h.ipsets ?? []) {
+    const cmds = [
+      `create ${set.name} ${set.type}`,
+      ...set.entries.map((e) => `add ${set.name} ${e}`),
+    ];
+    nsRun(ns, 'ipset', ['restore'], `${cmds.join('\n')}\n`);
+  }
+  const rules = (h.rules ?? '').trim() !== '';
+  setSysctls(ns, hostSysctls(h), rules ? '&& iptables-restore' : '', rules ? h.rules : undefined);
+  if (h.rules6 && h.rules6.trim() !== '') nsRun(ns, 'ip6tables-restore', [], h.rules6);
+}
+
+/** Applies a host's `sysctls` (and the harness's own settings) to its namespace again. */
+export function applySysctls(ns: string, h: HostSpec): void {
+  setSysctls(ns, hostSysctls(h), '');
+}
+
+/** The sysctl keys and values that make a namespace behave as the HostSpec says. */
+function hostSysctls(h: HostSpec): Record<string, string> {
   const s = h.sysctls ?? {};
   const rp = String(s.rpFilter ?? 0);
+  // IPv6 off unless the host uses it: no router solicitations or DAD in the traces.
+  const v6 = h.interfaces.some((i) => i.addresses.some((a) => a.includes(':'))) || !!h.rules6;
   const values: Record<string, string> = {
+    'net/ipv6/conf/all/disable_ipv6': v6 ? '0' : '1',
     'net/ipv4/ip_forward': s.ipForward ? '1' : '0',
+    // rp_filter is max(all, iface): set both, 0 unless the spec says otherwise.
     'net/ipv4/conf/all/rp_filter': rp,
     'net/ipv4/conf/default/rp_filter': rp,
     'net/ipv4/conf/all/arp_ignore': String(s.arpIgnore ?? 0),
@@ -252,6 +271,8 @@ function configureHost(ns: string, h: HostSpec): void {
     // Slash-separated keys: a dot in an interface name (eth0.100) stays a dot.
     const key = `net/ipv4/conf/${i.name}`;
     values[`${key}/rp_filter`] = rp;
+    values[`${key}/route_localnet`] =
+      Array.isArray(s.routeLocalnet) && s.routeLocalnet.includes(i.name) ? '1' : '0';
     if (i.name !== 'lo') {
       // Timing only, never outcomes: an unanswered ARP gives up after 3 x 100 ms instead of
       // 3 x 1 s, so "no host answers ARP" (EHOSTUNREACH, ICMP host unreachable) shows up
@@ -263,17 +284,6 @@ function configureHost(ns: string, h: HostSpec): void {
       // Proxy replies to broadcast requests are otherwise delayed by up to 0.8 s at random.
       values[`net/ipv4/neigh/${i.name}/proxy_delay`] = '0';
     }
-    if (Array.isArray(s.routeLocalnet) && s.routeLocalnet.includes(i.name)) {
-      values[`${key}/route_localnet`] = '1';
-    }
   }
-  setSysctls(ns, values);
-  for (const set of h.ipsets ?? []) {
-    const cmds = [
-      `create ${set.name} ${set.type}`,
-      ...set.entries.map((e) => `add ${set.name} ${e}`),
-    ];
-    nsRun(ns, 'ipset', ['restore'], `${cmds.join('\n')}\n`);
-  }
-  if (h.rules && h.rules.trim() !== '') nsRun(ns, 'iptables-restore', [], h.rules);
+  return values;
 }

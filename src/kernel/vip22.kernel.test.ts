@@ -16,47 +16,58 @@ function labSuite(
   title: string,
   spec: Parameters<typeof KernelLab.start>[0],
   body: (lab: () => KernelLab) => void,
+  trace?: readonly string[],
 ) {
   describeKernel(title, () => {
     let lab: KernelLab | null = null;
     beforeAll(async () => {
-      lab = await KernelLab.start(spec);
+      lab = await KernelLab.start(spec, trace ? { trace } : {});
     });
     afterAll(() => lab?.close());
     body(() => lab as KernelLab);
   });
 }
 
-labSuite('VIP:22 without a LoadBalancer Service', vip22Network(null), (lab) => {
-  it('the VIP is a local address: host sshd answers', async () => {
-    expectAgreement(await crossCheck(lab(), toVip), `answered "${SSHD}" src=${CLIENT_IP}`);
-  });
-  it("the node's own IP :22 reaches sshd", async () => {
-    expectAgreement(await crossCheck(lab(), toNode), `answered "${SSHD}" src=${CLIENT_IP}`);
-  });
-});
+// One node, three states in a row, as in the homelab: no Service, Service created, deleted.
+labSuite(
+  'VIP:22 as LoadBalancer Service lb-port22-test (eTP Cluster) comes and goes',
+  vip22Network(null),
+  (lab) => {
+    it('no Service: the VIP is a local address, host sshd answers', async () => {
+      expectAgreement(await crossCheck(lab(), toVip), `answered "${SSHD}" src=${CLIENT_IP}`);
+      expectAgreement(await crossCheck(lab(), toNode), `answered "${SSHD}" src=${CLIENT_IP}`);
+    });
 
-labSuite('VIP:22 with LB Service lb-port22-test (eTP Cluster)', vip22Network(LB_RULES), (lab) => {
-  it('DNAT in nat PREROUTING wins: the pod on the worker answers and sees the node IP', async () => {
-    const c = await crossCheck(lab(), toVip);
-    expectAgreement(c, `answered "${POD}" src=${NODE_IP}`);
-    expect(traceOf(c, 'cp-1')).toContain('nat:KUBE-SEP-BBBB:rule:2:ACCEPT');
-    expect(traceOf(c, 'cp-1')).toContain('nat:KUBE-POSTROUTING:rule:3:ACCEPT');
-    // The reply is translated by conntrack: only filter FORWARD sees it, never a nat chain.
-    expect(traceOf(c, 'cp-1', 'reply').some((n) => n.startsWith('nat:'))).toBe(false);
-  });
-  it("the node's own IP :22 still reaches sshd", async () => {
-    expectAgreement(await crossCheck(lab(), toNode), `answered "${SSHD}" src=${CLIENT_IP}`);
-  });
-  it('the harness notices a wrong engine: without the DNAT rule it predicts sshd', async () => {
-    const c = await crossCheck(lab(), toVip, vip22Network(null));
-    expect(verdictText(c.kernel)).toBe(`answered "${POD}" src=${NODE_IP}`);
-    expect(verdictText(c.engine)).toBe(`answered "${SSHD}" src=${CLIENT_IP}`);
-    const first = c.traces.find((t) => t.host === 'cp-1' && t.packet === 'first');
-    expect(first?.engine).toEqual([]);
-    expect(first?.kernel.length).toBeGreaterThan(0);
-  });
-});
+    it('Service created: DNAT in nat PREROUTING wins, the pod answers and sees the node IP', async () => {
+      lab().setRules('cp-1', LB_RULES);
+      const c = await crossCheck(lab(), toVip);
+      expectAgreement(c, `answered "${POD}" src=${NODE_IP}`);
+      expect(traceOf(c, 'cp-1')).toContain('nat:KUBE-SEP-BBBB:rule:2:ACCEPT');
+      expect(traceOf(c, 'cp-1')).toContain('nat:KUBE-POSTROUTING:rule:3:ACCEPT');
+      // The reply is translated by conntrack: only filter FORWARD sees it, never a nat chain.
+      expect(traceOf(c, 'cp-1', 'reply').some((n) => n.startsWith('nat:'))).toBe(false);
+    });
+
+    it("Service present: the node's own IP :22 still reaches sshd", async () => {
+      expectAgreement(await crossCheck(lab(), toNode), `answered "${SSHD}" src=${CLIENT_IP}`);
+    });
+
+    it('the harness notices a wrong engine: without the DNAT rule it predicts sshd', async () => {
+      const c = await crossCheck(lab(), toVip, vip22Network(null));
+      expect(verdictText(c.kernel)).toBe(`answered "${POD}" src=${NODE_IP}`);
+      expect(verdictText(c.engine)).toBe(`answered "${SSHD}" src=${CLIENT_IP}`);
+      const first = c.traces.find((t) => t.host === 'cp-1' && t.packet === 'first');
+      expect(first?.engine).toEqual([]);
+      expect(first?.kernel.length).toBeGreaterThan(0);
+    });
+
+    it('Service deleted: sshd again', async () => {
+      lab().setRules('cp-1', '');
+      expectAgreement(await crossCheck(lab(), toVip), `answered "${SSHD}" src=${CLIENT_IP}`);
+    });
+  },
+  ['cp-1'],
+);
 
 labSuite('VIP:22, eTP Local, pod on the worker', etpLocalNetwork(false), (lab) => {
   it('no local endpoint on the VIP holder: filter KUBE-EXTERNAL-SERVICES drops, timeout', async () => {
