@@ -14,12 +14,17 @@ import {
   type RouteSpec,
 } from '../engine/index.ts';
 import { generateIptablesRules } from '../kube/proxier/index.ts';
-import { DEFAULT_PROXIER_CONFIG, type ProxierConfig } from '../kube/model.ts';
+import {
+  DEFAULT_PROXIER_CONFIG,
+  type EndpointSliceModel,
+  type ProxierConfig,
+} from '../kube/model.ts';
 import {
   readManifests,
   type ClusterSettings,
   type ManifestModel,
   type NodeInfo,
+  type PodModel,
 } from '../kube/manifests/index.ts';
 import { mergeIptablesSave } from './merge-rules.ts';
 import type { ClusterSpec, NodeSpec, ProcessSpec } from './scenario.ts';
@@ -139,8 +144,24 @@ function proxierConfig(spec: ClusterSpec, node: NodeSpec, nodeIPs: string[]): Pr
 /** Builds every host of the cluster. `manifests` is the (possibly edited) YAML. */
 export function buildCluster(spec: ClusterSpec, manifests: string): BuiltCluster {
   const settings = clusterSettings(spec);
-  const model = readManifests(manifests, settings);
+  return buildClusterFromModel(spec, settings, readManifests(manifests, settings));
+}
+
+/** The same from an already-built model (benchmarks build large models without YAML). */
+export function buildClusterFromModel(
+  spec: ClusterSpec,
+  settings: ClusterSettings,
+  model: ManifestModel,
+): BuiltCluster {
   const lanPrefix = prefixOf(spec.lan, 24);
+  const slicesBy = new Map<string, EndpointSliceModel[]>();
+  for (const sl of model.endpointSlices) {
+    const k = `${sl.namespace}/${sl.service}`;
+    slicesBy.set(k, [...(slicesBy.get(k) ?? []), sl]);
+  }
+  const podsBy = new Map<string, PodModel[]>();
+  for (const p of model.pods)
+    if (p.node && p.ip) podsBy.set(p.node, [...(podsBy.get(p.node) ?? []), p]);
   const hosts: HostSpec[] = [];
   const views: HostView[] = [];
   const links: LinkView[] = [];
@@ -167,7 +188,7 @@ export function buildCluster(spec: ClusterSpec, manifests: string): BuiltCluster
     const vipsHere = (spec.vips ?? [])
       .filter((v) => v.mode === 'kube-vip' && v.holder === node.name)
       .map((v) => v.ip);
-    const pods = model.pods.filter((p) => p.node === node.name && p.ip);
+    const pods = podsBy.get(node.name) ?? [];
     const routes: RouteSpec[] = spec.nodes.flatMap((other, j) =>
       j === i ? [] : [{ to: nodePodCIDR(spec, j), via: other.ip }],
     );
@@ -228,8 +249,7 @@ export function buildCluster(spec: ClusterSpec, manifests: string): BuiltCluster
     });
     for (const svc of model.services) {
       if (svc.healthCheckNodePort === null || svc.externalTrafficPolicy !== 'Local') continue;
-      const local = model.endpointSlices
-        .filter((s) => s.namespace === svc.namespace && s.service === svc.name)
+      const local = (slicesBy.get(`${svc.namespace}/${svc.name}`) ?? [])
         .flatMap((s) => s.endpoints)
         .filter((e) => e.nodeName === node.name && e.ready).length;
       // pkg/proxy/healthcheck/service_health.go: 200 with local endpoints, 503 without.
@@ -410,17 +430,15 @@ export function buildCluster(spec: ClusterSpec, manifests: string): BuiltCluster
     externalTrafficPolicy: s.externalTrafficPolicy,
     internalTrafficPolicy: s.internalTrafficPolicy,
     healthCheckNodePort: s.healthCheckNodePort,
-    endpoints: model.endpointSlices
-      .filter((sl) => sl.namespace === s.namespace && sl.service === s.name)
-      .flatMap((sl) =>
-        sl.endpoints.map((e) => ({
-          ip: e.addresses[0] ?? '',
-          node: e.nodeName,
-          pod: e.targetRef ? (podHosts.get(e.targetRef) ?? e.targetRef) : null,
-          ready: e.ready,
-          zone: e.zone,
-        })),
-      ),
+    endpoints: (slicesBy.get(`${s.namespace}/${s.name}`) ?? []).flatMap((sl) =>
+      sl.endpoints.map((e) => ({
+        ip: e.addresses[0] ?? '',
+        node: e.nodeName,
+        pod: e.targetRef ? (podHosts.get(e.targetRef) ?? e.targetRef) : null,
+        ready: e.ready,
+        zone: e.zone,
+      })),
+    ),
   }));
   return {
     spec,

@@ -35,8 +35,10 @@ const CORE_WORDS: Readonly<Record<string, CoreItem['opt']>> = {
 const CORE = new Map(Object.entries(CORE_WORDS));
 
 export interface ParsedRuleBody {
-  /** The rule's words in their original order, canonicalised (aliases, quoting, negation). */
-  readonly body: string;
+  /** The rule's words in their original order, canonicalised (aliases, quoting, negation); null unless asked for. */
+  readonly body: string | null;
+  /** The line is already canonical iptables-save text (its own words, one space apart). */
+  readonly canonical: boolean;
   readonly items: RuleItem[];
   readonly target: TargetSpec | null;
   readonly counters: string | null;
@@ -72,8 +74,17 @@ function isOptionAt(t: Tokens, i: number): boolean {
 const isBang = (t: Tokens, i: number): boolean => t.words[i] === '!' && t.quoted[i] !== 1;
 
 /** Parses rule words from `start`. Problems are returned as diagnostics on `line`; parsing continues where it can. */
-export function parseRuleBody(t: Tokens, start: number, line: number): ParsedRuleBody {
+export function parseRuleBody(
+  t: Tokens,
+  start: number,
+  line: number,
+  withLayout = true,
+): ParsedRuleBody {
   const diagnostics: Diagnostic[] = [];
+  // Whether the words are already written the way iptables-save writes them (one space apart,
+  // short option names, quotes only where needed): then the line itself is the canonical text.
+  let canon = true;
+  const quoteOk = (j: number): boolean => canonicalQuoting(t, j);
   const items: (CoreItem | MutableModule)[] = [];
   let target: MutableTarget | null = null;
   let counters: string | null = null;
@@ -109,7 +120,8 @@ export function parseRuleBody(t: Tokens, start: number, line: number): ParsedRul
       negate = -1;
       if (core === '-f') {
         items.push({ kind: 'core', opt: '-f', negated: neg, value: '', column: col });
-        layout.push(neg ? '! -f' : '-f');
+        if (word !== '-f') canon = false;
+        if (withLayout) layout.push(neg ? '! -f' : '-f');
         i++;
         continue;
       }
@@ -117,6 +129,7 @@ export function parseRuleBody(t: Tokens, start: number, line: number): ParsedRul
       let legacyNeg = false;
       if (isBang(t, vi)) {
         legacyNeg = true; // old `-s ! 10.0.0.0/8` form
+        canon = false;
         vi++;
         i++;
       }
@@ -128,8 +141,9 @@ export function parseRuleBody(t: Tokens, start: number, line: number): ParsedRul
       const raw = t.words[vi] as string;
       const value = core === '-p' ? raw.toLowerCase() : raw;
       if (core === '-p') proto = value;
+      if (word !== core || value !== raw || !quoteOk(vi)) canon = false;
       items.push({ kind: 'core', opt: core, negated: neg || legacyNeg, value, column: col });
-      layout.push(`${neg || legacyNeg ? '! ' : ''}${core} ${quoteWord(value)}`);
+      if (withLayout) layout.push(`${neg || legacyNeg ? '! ' : ''}${core} ${quoteWord(value)}`);
       lastOption = null;
       i += 2;
       continue;
@@ -151,7 +165,8 @@ export function parseRuleBody(t: Tokens, start: number, line: number): ParsedRul
         column: col,
         info: lookupMatch(name),
       });
-      layout.push(`-m ${name}`);
+      if (word !== '-m' || !quoteOk(i + 1)) canon = false;
+      if (withLayout) layout.push(`-m ${name}`);
       lastOption = null;
       i += 2;
       continue;
@@ -172,7 +187,8 @@ export function parseRuleBody(t: Tokens, start: number, line: number): ParsedRul
         column: col,
         info: via === '-j' ? lookupTarget(name) : undefined,
       };
-      layout.push(`${via} ${name}`);
+      if (word !== via || !quoteOk(i + 1)) canon = false;
+      if (withLayout) layout.push(`${via} ${name}`);
       lastOption = null;
       i += 2;
       continue;
@@ -180,6 +196,7 @@ export function parseRuleBody(t: Tokens, start: number, line: number): ParsedRul
     if (!quoted && (word === '-c' || word === '--set-counters')) {
       if (i + 2 >= n) err(col, '-c needs packet and byte counts');
       else counters = `[${t.words[i + 1]}:${t.words[i + 2]}]`;
+      canon = false;
       i += 3;
       continue;
     }
@@ -222,18 +239,21 @@ export function parseRuleBody(t: Tokens, start: number, line: number): ParsedRul
         for (let k = 0; k < arity.args; k++) {
           if (isBang(t, j) && arity.negatable && k === 0) {
             legacyNeg = true;
+            canon = false;
             j++;
           }
           if (j >= n || isOptionAt(t, j)) {
             err(col, `${word} needs ${arity.args} value${arity.args > 1 ? 's' : ''}`);
             break;
           }
+          if (!quoteOk(j)) canon = false;
           args.push(t.words[j] as string);
           j++;
         }
       } else {
         // Unknown extension: take every following non-option word as an argument.
         while (j < n && !isOptionAt(t, j) && !isBang(t, j)) {
+          if (!quoteOk(j)) canon = false;
           args.push(t.words[j] as string);
           j++;
         }
@@ -245,8 +265,9 @@ export function parseRuleBody(t: Tokens, start: number, line: number): ParsedRul
         column: col,
       };
       holder.options.push(spec);
+      if (spec.name !== word) canon = false;
       if (spec.name === '--comment') commentAt = layout.length;
-      layout.push(optionWords(spec));
+      if (withLayout) layout.push(optionWords(spec));
       lastOption = spec;
       i = j;
       continue;
@@ -255,7 +276,8 @@ export function parseRuleBody(t: Tokens, start: number, line: number): ParsedRul
     // accept them as part of the comment (with a warning) rather than reject the whole dump.
     if (lastOption?.name === '--comment') {
       (lastOption.args as string[])[0] += ` ${word}`;
-      if (commentAt >= 0) layout[commentAt] = optionWords(lastOption);
+      canon = false;
+      if (withLayout && commentAt >= 0) layout[commentAt] = optionWords(lastOption);
       if (!warnedComment) {
         diagnostics.push({
           severity: 'warning',
@@ -288,7 +310,8 @@ export function parseRuleBody(t: Tokens, start: number, line: number): ParsedRul
     ? { via: target.via, name: target.name, options: target.options, column: target.column }
     : null;
   return {
-    body: layout.join(' '),
+    body: withLayout ? layout.join(' ') : null,
+    canonical: canon && evenlySpaced(t),
     items: outItems,
     target: outTarget,
     counters,
@@ -332,4 +355,31 @@ function sampleValue(opt: CoreItem['opt']): string {
 function optionWords(spec: OptionSpec): string {
   const words = spec.args.length ? `${spec.name} ${spec.args.map(quoteWord).join(' ')}` : spec.name;
   return spec.negated ? `! ${words}` : words;
+}
+
+/** A word is quoted exactly when iptables-save would quote it (and then without escapes). */
+function canonicalQuoting(t: Tokens, j: number): boolean {
+  const w = t.words[j] as string;
+  const needs = w === '' || /[\s"'\\]/.test(w);
+  if (t.quoted[j] !== 1) return !needs;
+  const col = (t.cols[j] as number) - 1;
+  return (
+    needs &&
+    !/["\\]/.test(w) &&
+    t.line.charCodeAt(col) === 34 &&
+    t.line.charCodeAt(col + w.length + 1) === 34
+  );
+}
+
+/** Every word one space after the previous, nothing before the first or after the last. */
+function evenlySpaced(t: Tokens): boolean {
+  const n = t.words.length;
+  if (n === 0 || t.cols[0] !== 1) return n === 0;
+  let end = 0;
+  for (let i = 0; i < n; i++) {
+    const col = t.cols[i] as number;
+    if (i > 0 && col !== end + 2) return false;
+    end = col - 1 + (t.words[i] as string).length + (t.quoted[i] === 1 ? 2 : 0);
+  }
+  return end === t.line.length;
 }

@@ -181,14 +181,19 @@ export function parseRuleset(text: string, options: ParseOptions = {}): ParseRes
         at = Math.min(Number(posWord) - 1, chain.rules.length);
         from++;
       } else if (c === '-I' || c === '--insert') at = 0;
-      const body = parseRuleBody(tk, from, lineNo);
+      const body = parseRuleBody(tk, from, lineNo, false);
       if (body.diagnostics.length) {
         diagnostics.push(...body.diagnostics);
         if (body.diagnostics.some((d) => d.severity === 'error')) continue;
       }
-      const canonical = body.body ? `-A ${chain.name} ${body.body}` : `-A ${chain.name}`;
-      // Keep the input's own slice when it already is canonical (the usual iptables-save case).
-      const text = raw === canonical ? raw : canonical;
+      // The usual iptables-save line already is canonical: keep it (a slice of the input, no copy).
+      const text =
+        body.canonical && c === '-A' && k0 === 0
+          ? raw
+          : (() => {
+              const words = parseRuleBody(tk, from, lineNo, true).body;
+              return words ? `-A ${chain.name} ${words}` : `-A ${chain.name}`;
+            })();
       const rule = new TextRule(
         table.name,
         chain.name,

@@ -33,9 +33,12 @@ export class TextRule implements Rule {
     if (!this.body) {
       const tk = tokenizeLine(this.text);
       // The canonical text always tokenizes; it starts with `-A CHAIN`.
-      this.body = tk.ok
-        ? parseRuleBody(tk, 2, this.line)
-        : parseRuleBody({ words: [], cols: [], quoted: [] }, 0, this.line);
+      this.body = parseRuleBody(
+        tk.ok ? tk : { words: [], cols: [], quoted: [], line: '' },
+        2,
+        this.line,
+        false,
+      );
     }
     return this.body;
   }

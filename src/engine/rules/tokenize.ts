@@ -10,6 +10,8 @@ export interface Tokens {
   readonly cols: number[];
   /** 1 when the word was (at least partly) quoted, so `!` or `-x` inside it are plain text. */
   readonly quoted: number[];
+  /** The line the words come from. */
+  readonly line: string;
 }
 
 export type TokenizeResult =
@@ -75,7 +77,7 @@ export function tokenizeLine(line: string): TokenizeResult {
     cols.push(start + 1);
     quoted.push(1);
   }
-  return { ok: true, words, cols, quoted };
+  return { ok: true, words, cols, quoted, line };
 }
 
 /** Quotes a word for iptables-save output when it contains blanks or quote characters. */
