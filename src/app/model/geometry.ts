@@ -19,7 +19,7 @@ export interface Rect {
 
 export const NODE_W = 380;
 export const NODE_H = 300;
-export const SIMPLE_W = 168;
+export const SIMPLE_W = 176;
 export const SIMPLE_H = 84;
 /** Height of one table strip inside a hook box. */
 export const STRIP_H = 14;
@@ -134,4 +134,64 @@ export function hookPoint(
   const i = table ? tables.indexOf(table) : -1;
   if (i < 0) return center(r);
   return { x: r.x + r.w / 2, y: r.y + HOOK_TITLE_H + i * STRIP_H + STRIP_H / 2 };
+}
+
+/** The point at fraction `t` (0..1) of a polyline's length: the token's position mid-move. */
+export function pointAlong(points: readonly Point[], t: number): Point {
+  const first = points[0];
+  if (!first) return { x: 0, y: 0 };
+  if (points.length === 1 || t <= 0) return first;
+  const lens: number[] = [];
+  let total = 0;
+  for (let i = 1; i < points.length; i++) {
+    const a = points[i - 1] as Point;
+    const b = points[i] as Point;
+    const l = Math.hypot(b.x - a.x, b.y - a.y);
+    lens.push(l);
+    total += l;
+  }
+  if (total === 0 || t >= 1) return points[points.length - 1] as Point;
+  let d = t * total;
+  for (let i = 0; i < lens.length; i++) {
+    const l = lens[i] as number;
+    if (d <= l) {
+      const a = points[i] as Point;
+      const b = points[i + 1] as Point;
+      const f = l === 0 ? 0 : d / l;
+      return { x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f };
+    }
+    d -= l;
+  }
+  return points[points.length - 1] as Point;
+}
+
+function overlap(a: Rect, b: Rect): number {
+  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+/**
+ * Where to put the token's label around the token so it hides as little of the drawing as
+ * possible: the first of four corners with the least overlap with the given boxes.
+ */
+export function labelOffset(at: Point, w: number, h: number, obstacles: readonly Rect[]): Point {
+  const gap = 12;
+  const candidates: Point[] = [
+    { x: gap, y: -h - gap },
+    { x: -w - gap, y: -h - gap },
+    { x: gap, y: gap },
+    { x: -w - gap, y: gap },
+  ];
+  let best = candidates[0] as Point;
+  let bestScore = Infinity;
+  for (const c of candidates) {
+    const r = { x: at.x + c.x, y: at.y + c.y, w, h };
+    const score = obstacles.reduce((sum, o) => sum + overlap(r, o), 0);
+    if (score < bestScore - 1) {
+      best = c;
+      bestScore = score;
+    }
+  }
+  return best;
 }

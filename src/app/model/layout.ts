@@ -50,7 +50,11 @@ export interface HostBox {
   readonly w: number;
   readonly h: number;
   readonly ips: readonly string[];
+  /** Shown in bold: the workload for pods (the generated pod name is long), else the name. */
+  readonly title: string;
   readonly subtitle: string;
+  /** Pods of this node left out of the drawing (the node is not on the path). */
+  readonly hiddenPods: number;
   /** Full netfilter pipeline (nodes on the path) or a compact box (clients, pods, idle nodes). */
   readonly pipeline: boolean;
   readonly onPath: boolean;
@@ -79,7 +83,7 @@ export interface DiagramLayout {
 }
 
 const MARGIN = 24;
-const COL_GAP = 64;
+const COL_GAP = 48;
 const TOP = 84;
 const BUS_Y = 30;
 const BUS_STEP = 16;
@@ -145,8 +149,9 @@ export function layoutDiagram({ cluster, runs, rules }: LayoutInput): DiagramLay
   const podHosts = new Set(byKind('pod').map((p) => p.name));
   const podsOf = (node: string) => {
     const pods = byKind('pod').filter((p) => p.node === node);
-    // Few pods: show all; many: only those a run visits, so the diagram stays readable.
-    return pods.length <= 3 ? pods : pods.filter((p) => visited.has(p.name));
+    // Pods of a node on the path stay (context: who else lives there) unless there are many;
+    // an idle node only keeps the pods a run visits, so the diagram stays readable.
+    return visited.has(node) && pods.length <= 3 ? pods : pods.filter((p) => visited.has(p.name));
   };
 
   const hosts: HostBox[] = [];
@@ -164,6 +169,7 @@ export function layoutDiagram({ cluster, runs, rules }: LayoutInput): DiagramLay
   for (const node of byKind('node')) {
     const pipeline = visited.has(node.name);
     const pods = podsOf(node.name);
+    const hidden = byKind('pod').filter((p) => p.node === node.name).length - pods.length;
     const nodeW = pipeline ? NODE_W : SIMPLE_W;
     const nodeH = pipeline ? NODE_H : SIMPLE_H;
     const colW = Math.max(nodeW, pods.length * POD_SPACING - 20);
@@ -183,10 +189,18 @@ export function layoutDiagram({ cluster, runs, rules }: LayoutInput): DiagramLay
           peerOf,
           pods.map((p, i) => ({ pod: p.name, x: (podXs[i] as number) + SIMPLE_W / 2 })),
         )
-      : simpleBox(node, nx, TOP, visited, ifacesSeen, 'top', (i) =>
-          isVeth(i, node.name, podHosts, peerOf),
+      : simpleBox(
+          node,
+          nx,
+          TOP,
+          visited,
+          ifacesSeen,
+          'top',
+          (i) => isVeth(i, node.name, podHosts, peerOf),
+          new Set(pods.map((p) => p.name)),
+          peerOf,
         );
-    hosts.push(box);
+    hosts.push({ ...box, hiddenPods: hidden });
     pods.forEach((p, i) =>
       hosts.push(simpleBox(p, podXs[i] as number, podY, visited, ifacesSeen, 'top')),
     );
@@ -202,8 +216,12 @@ export function layoutDiagram({ cluster, runs, rules }: LayoutInput): DiagramLay
   return { width: x - COL_GAP + MARGIN, height, hosts, wires };
 }
 
+function titleOf(h: ClusterView['hosts'][number]): string {
+  return h.kind === 'pod' && h.workload ? h.workload : h.name;
+}
+
 function subtitleOf(h: ClusterView['hosts'][number]): string {
-  if (h.kind === 'pod') return [h.namespace, h.node].filter(Boolean).join(' · ');
+  if (h.kind === 'pod') return h.name;
   return h.roles.join(', ');
 }
 
@@ -226,8 +244,15 @@ function simpleBox(
   ifacesSeen: Map<string, Set<string>>,
   side: 'top',
   bottom: (iface: string) => boolean = () => false,
+  shownPods: Set<string> | null = null,
+  peerOf: Map<string, string> | null = null,
 ): HostBox {
-  const names = [...(ifacesSeen.get(h.name) ?? [])].filter((i) => i !== 'lo');
+  // A compact node only draws the veths of pods that are drawn.
+  const names = [...(ifacesSeen.get(h.name) ?? [])].filter(
+    (i) =>
+      i !== 'lo' &&
+      (!bottom(i) || !shownPods || shownPods.has(peerOf?.get(`${h.name}/${i}`) ?? '')),
+  );
   const top = names.filter((n) => !bottom(n));
   const bot = names.filter((n) => bottom(n));
   const place = (list: string[], s: 'top' | 'bottom'): IfaceBox[] =>
@@ -251,7 +276,9 @@ function simpleBox(
     w: SIMPLE_W,
     h: SIMPLE_H,
     ips: h.ips,
+    title: titleOf(h),
     subtitle: subtitleOf(h),
+    hiddenPods: 0,
     pipeline: false,
     onPath: visited.has(h.name),
     hooks: [],
@@ -289,17 +316,18 @@ function nodeBox(
   topNames.forEach((name, i) => {
     const bx = x + 24 + i * barW;
     // A wide bar on the top edge: packets come in on its left (towards PREROUTING) and leave on
-    // its right (from POSTROUTING), so the token never crosses the pipeline.
+    // its right (from POSTROUTING), so the token never crosses the pipeline; it slides along
+    // the bar between the wire's attachment and those points.
     ifaces.push({
       name,
       port: { x: bx + barW / 2, y },
       inPoint: {
         x: x + HOOK_BOXES.PREROUTING.x + HOOK_BOXES.PREROUTING.w / 2,
-        y: y + NIC_BAR_H / 2,
+        y,
       },
       outPoint: {
         x: x + HOOK_BOXES.POSTROUTING.x + HOOK_BOXES.POSTROUTING.w / 2,
-        y: y + NIC_BAR_H / 2,
+        y,
       },
       side: 'top',
       bar: { x: bx + 2, y: y - NIC_BAR_H / 2, w: barW - 4, h: NIC_BAR_H },
@@ -329,7 +357,9 @@ function nodeBox(
     w: NODE_W,
     h: NODE_H,
     ips: h.ips,
+    title: titleOf(h),
     subtitle: subtitleOf(h),
+    hiddenPods: 0,
     pipeline: true,
     onPath: true,
     hooks,

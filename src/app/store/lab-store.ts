@@ -70,11 +70,12 @@ const EMPTY_DOC: LabDoc = {
 };
 
 const timelines = new WeakMap<RunView, Step[]>();
+const NO_STEPS: readonly Step[] = [];
 
 /** The selected run's timeline (memoized per run object). */
 export function stepsOf(s: Pick<LabState, 'result' | 'doc'>): readonly Step[] {
   const run = s.result?.runs[s.doc.run] ?? s.result?.runs[0];
-  if (!run) return [];
+  if (!run) return NO_STEPS;
   let t = timelines.get(run);
   if (!t) timelines.set(run, (t = buildTimeline(run)));
   return t;

@@ -1,0 +1,117 @@
+import { lazy, Suspense, useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useActions, useLab } from './context.tsx';
+import { PlainEditor } from '../editor/PlainEditor.tsx';
+import type { EditorProps } from '../editor/types.ts';
+import { usePrefs } from './prefs.tsx';
+
+// Monaco is big: its own chunk, loaded after the diagram is up. Until then the textarea works.
+const MonacoEditor = lazy(() => import('../editor/MonacoEditor.tsx'));
+
+export function EditorPane({ mode }: { mode: 'monaco' | 'plain' }) {
+  const { t } = useTranslation();
+  const { theme } = usePrefs();
+  const manifests = useLab((s) => s.doc.manifests);
+  const original = useLab((s) => s.original);
+  const all = useLab((s) => s.diagnostics);
+  const stale = useLab((s) => s.stale);
+  const running = useLab((s) => s.running);
+  const failure = useLab((s) => s.failure);
+  const ms = useLab((s) => s.lastMs);
+  const { setManifests, resetManifests } = useActions();
+  const [reveal, setReveal] = useState<EditorProps['reveal']>(null);
+  const diagnostics = all.filter((d) => d.source === 'manifests');
+  const other = all.filter((d) => d.source !== 'manifests');
+  const edited = manifests !== original;
+  const onChange = useCallback((v: string) => setManifests(v), [setManifests]);
+
+  const props: EditorProps = {
+    value: manifests,
+    onChange,
+    diagnostics,
+    theme,
+    label: t('editor.title'),
+    reveal,
+  };
+  return (
+    <section className="panel editor-pane" data-testid="editor-pane" aria-label={t('editor.title')}>
+      <header className="panel-head">
+        <h2>{t('editor.title')}</h2>
+        {edited && (
+          <span className="badge" data-testid="edited-badge" title={t('editor.saved')}>
+            {t('editor.modified')}
+          </span>
+        )}
+        <span className="grow" />
+        <button
+          type="button"
+          className="text"
+          disabled={!edited}
+          data-testid="editor-reset"
+          onClick={() => {
+            if (globalThis.confirm?.(t('editor.resetConfirm')) ?? true) resetManifests();
+          }}
+        >
+          {t('editor.reset')}
+        </button>
+      </header>
+      <div
+        className={`editor-status${stale ? ' stale' : ''}`}
+        data-testid="editor-status"
+        role="status"
+      >
+        {failure ? (
+          <span className="status-error" data-testid="status-failure">
+            {t(`status.${failure.reason}`, { message: failure.message })}
+          </span>
+        ) : stale ? (
+          <span data-testid="stale-banner">⚠ {t('status.stale')}</span>
+        ) : running ? (
+          <span className="muted">{t('status.running')}</span>
+        ) : ms !== null ? (
+          <span className="muted" data-testid="status-ms">
+            ✓ {t('status.ms', { ms: Math.max(1, Math.round(ms)) })}
+          </span>
+        ) : null}
+      </div>
+      <div className="editor-body">
+        {mode === 'plain' ? (
+          <PlainEditor {...props} />
+        ) : (
+          <Suspense fallback={<PlainEditor {...props} />}>
+            <MonacoEditor {...props} />
+          </Suspense>
+        )}
+      </div>
+      {(diagnostics.length > 0 || other.length > 0) && (
+        <ul
+          className="diagnostics"
+          data-testid="diagnostics"
+          aria-label={t('editor.problems', { count: diagnostics.length + other.length })}
+        >
+          {[...diagnostics, ...other].map((d, i) => (
+            <li
+              key={i}
+              className={`diag diag-${d.severity}`}
+              data-testid="diagnostic"
+              data-line={d.line}
+            >
+              <button
+                type="button"
+                className="text"
+                disabled={d.source !== 'manifests' || d.line < 1}
+                onClick={() => setReveal({ line: d.line, column: d.column, nonce: Date.now() })}
+              >
+                {d.line > 0 && d.source === 'manifests' ? (
+                  <span className="diag-line">{t('editor.line', { line: d.line })}</span>
+                ) : null}
+                <span className="diag-msg">{d.message}</span>
+                {d.path && <span className="muted"> · {d.path}</span>}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

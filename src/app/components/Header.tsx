@@ -1,0 +1,159 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useActions, useLab, useLabStore } from './context.tsx';
+import { usePrefs } from './prefs.tsx';
+import type { ScenarioEntry } from '../scenario/entry.ts';
+import { browserStorage, loadEdit } from '../store/persist.ts';
+import { encodeShare, SHARE_PARAM } from '../store/share.ts';
+import type { Lang } from '../i18n/index.ts';
+import { Icon } from './Icon.tsx';
+
+export function Header({
+  scenarios,
+  embed,
+}: {
+  scenarios: readonly ScenarioEntry[];
+  embed: boolean;
+}) {
+  const { t } = useTranslation();
+  const { lang, setLang, theme, setTheme } = usePrefs();
+  const scenario = useLab((s) => s.scenario);
+  const variant = useLab((s) => s.doc.variant);
+  const a = useActions();
+  const store = useLabStore();
+  const [copied, setCopied] = useState(false);
+  const [more, setMore] = useState(false);
+  const pick = (id: string) => {
+    const s = scenarios.find((x) => x.id === id);
+    if (!s) return;
+    const edit = loadEdit(browserStorage(), s.id, null);
+    a.loadScenario(s, edit !== null ? { manifests: edit } : {});
+  };
+  const pickVariant = (id: string) => {
+    const v = id || null;
+    const edit = scenario ? loadEdit(browserStorage(), scenario.id, v) : null;
+    a.setVariant(v, edit ?? undefined);
+  };
+  const shareUrl = () => {
+    const s = store.getState();
+    const url = new URL(globalThis.location.href);
+    url.hash = `${SHARE_PARAM}=${encodeShare(s.doc, s.original)}`;
+    url.searchParams.delete('scenario');
+    return url.toString();
+  };
+  const share = async () => {
+    const url = shareUrl();
+    globalThis.history?.replaceState(null, '', url);
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch {
+      // No clipboard permission (iframes, http): the address bar has the link now.
+    }
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1800);
+  };
+  const title = scenario ? scenario.title[lang] : '';
+  const description = scenario
+    ? variant
+      ? (scenario.variants.find((v) => v.id === variant)?.description?.[lang] ??
+        scenario.description[lang])
+      : scenario.description[lang]
+    : '';
+
+  return (
+    <header className="lab-header">
+      <div className="brand">
+        <span className="logo" aria-hidden="true">
+          ⤳
+        </span>
+        <span className="name">Hookpath</span>
+        {!embed && <span className="tagline">{t('app.tagline')}</span>}
+      </div>
+      <div className="scenario-picker">
+        <label>
+          <span className="sr-only">{t('scenario.label')}</span>
+          <select
+            value={scenario?.id ?? ''}
+            onChange={(e) => pick(e.target.value)}
+            data-testid="scenario-picker"
+            title={title}
+          >
+            {scenarios.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.title[lang]}
+              </option>
+            ))}
+          </select>
+        </label>
+        {scenario && scenario.variants.length > 0 && (
+          <label>
+            <span className="sr-only">{t('variant.label')}</span>
+            <select
+              value={variant ?? ''}
+              onChange={(e) => pickVariant(e.target.value)}
+              data-testid="variant-picker"
+            >
+              <option value="">{t('variant.base')}</option>
+              {scenario.variants.map((v) => (
+                <option key={v.id} value={v.id}>
+                  {v.title[lang]}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+      </div>
+      <div className="header-actions">
+        {embed ? (
+          <a
+            className="button text"
+            href={shareUrl().replace(/[?&]embed(=[^&#]*)?/, '')}
+            target="_blank"
+            rel="noopener"
+            data-testid="open-full"
+          >
+            {t('app.open')} ↗
+          </a>
+        ) : (
+          <button
+            type="button"
+            className="text"
+            onClick={() => void share()}
+            title={t('share.title')}
+            data-testid="share"
+          >
+            <Icon name={copied ? 'check' : 'link'} /> {copied ? t('share.copied') : t('share.copy')}
+          </button>
+        )}
+        <select
+          value={lang}
+          onChange={(e) => setLang(e.target.value as Lang)}
+          aria-label={t('lang.label')}
+          data-testid="lang"
+        >
+          <option value="en">English</option>
+          <option value="zh">中文</option>
+        </select>
+        <button
+          type="button"
+          className="icon"
+          onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
+          title={t('theme.toggle')}
+          aria-label={t('theme.toggle')}
+          data-testid="theme"
+        >
+          <Icon name={theme === 'dark' ? 'sun' : 'moon'} />
+        </button>
+      </div>
+      {description && !embed && (
+        <p
+          className={`scenario-description${more ? ' open' : ''}`}
+          data-testid="scenario-description"
+          onClick={() => setMore(!more)}
+        >
+          {description}
+        </p>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,80 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useActions, useLab } from './context.tsx';
+
+const IP_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]):(\d{1,5})$/;
+
+/** Sender and destination from what the model offers (LabResult.choices), or ip:port typed. */
+export function PathPicker() {
+  const { t } = useTranslation();
+  const choices = useLab((s) => s.result?.choices ?? null);
+  const path = useLab((s) => s.doc.path);
+  const probe = useLab((s) => s.result?.probe ?? null);
+  const { setPath } = useActions();
+  const [custom, setCustom] = useState('');
+  const [bad, setBad] = useState(false);
+  const senders = choices?.senders ?? [];
+  const dests = choices?.destinations ?? [];
+  const from = path?.from ?? probe?.from ?? '';
+  const to = path?.to ?? probe?.to ?? '';
+  const known = dests.some((d) => d.id === to);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const v = custom.trim();
+    if (!IP_PORT.test(v)) return setBad(true);
+    setBad(false);
+    setPath({ from, to: v });
+  };
+
+  return (
+    <div className="path-picker" data-testid="path-picker">
+      <label>
+        <span>{t('path.from')}</span>
+        <select
+          data-testid="path-from"
+          value={from}
+          onChange={(e) => setPath({ from: e.target.value, to })}
+        >
+          {!senders.some((s) => s.id === from) && from && <option value={from}>{from}</option>}
+          {senders.map((s) => (
+            <option key={s.id} value={s.id}>
+              {t(`kind.${s.kind}`)} · {s.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <span className="path-arrow" aria-hidden="true">
+        →
+      </span>
+      <label>
+        <span>{t('path.to')}</span>
+        <select
+          data-testid="path-to"
+          value={known ? to : ''}
+          onChange={(e) => setPath({ from, to: e.target.value })}
+        >
+          {!known && <option value="">{to ? `${t('dest.custom')} · ${to}` : '—'}</option>}
+          {dests.map((d) => (
+            <option key={d.id} value={d.id}>
+              {t(`dest.${d.kind}`)} · {d.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <form className="path-custom" onSubmit={submit}>
+        <input
+          data-testid="path-custom"
+          value={custom}
+          placeholder={t('path.custom')}
+          title={t('path.customTitle')}
+          aria-invalid={bad}
+          aria-label={t('path.customTitle')}
+          onChange={(e) => (setCustom(e.target.value), setBad(false))}
+        />
+        <button type="submit">{t('path.send')}</button>
+        {bad && <span className="path-error">{t('path.invalid')}</span>}
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,153 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLab } from './context.tsx';
+import { stepsOf } from '../store/lab-store.ts';
+import { parseRulesText } from '../model/rules-view.ts';
+import { scrollWithin } from './scroll.ts';
+
+const AUTO = '';
+
+/** The current node's iptables-save, rules this packet matched highlighted, current one in view. */
+export function RulesPanel() {
+  const { t } = useTranslation();
+  const rules = useLab((s) => s.result?.rules ?? null);
+  const steps = useLab(stepsOf);
+  const step = useLab((s) => s.doc.step);
+  const [pinned, setPinned] = useState(AUTO);
+  const [open, setOpen] = useState<Record<string, boolean>>({});
+  const body = useRef<HTMLDivElement>(null);
+  const nodes = Object.keys(rules ?? {});
+
+  // Follow the packet: the node of the current step, or the last node it was on.
+  let auto = nodes[0] ?? '';
+  for (let i = Math.min(step, steps.length - 1); i >= 0; i--) {
+    const h = steps[i]?.host;
+    if (h && nodes.includes(h)) {
+      auto = h;
+      break;
+    }
+  }
+  const host = pinned && nodes.includes(pinned) ? pinned : auto;
+  const text = rules?.[host] ?? '';
+  const tables = useMemo(() => parseRulesText(text), [text]);
+
+  const { matched, current } = useMemo(() => {
+    const m = new Set<number>();
+    let c = -1;
+    for (const s of steps.slice(0, step + 1)) {
+      if (s.host !== host || s.event.type !== 'rule') continue;
+      m.add(s.event.line);
+      if (s.index === step) c = s.event.line;
+    }
+    return { matched: m, current: c };
+  }, [steps, step, host]);
+
+  useEffect(() => {
+    const line = body.current?.querySelector<HTMLElement>('.rule-line.current');
+    if (body.current && line) scrollWithin(body.current, line, 'center');
+  }, [current, host]);
+
+  const allOpen = tables.every((tb) =>
+    tb.chains.every((c) => !c.rules.length || open[`${tb.name}/${c.name}`] === true),
+  );
+  const isOpen = (key: string, hasMatch: boolean, count: number) =>
+    open[key] ?? (hasMatch || count <= 3);
+
+  return (
+    <section className="panel rules-panel" data-testid="rules-panel" aria-label={t('rules.title')}>
+      <header className="panel-head">
+        <h2>{t('rules.title')}</h2>
+        <label>
+          <span className="sr-only">{t('rules.node')}</span>
+          <select
+            value={pinned}
+            onChange={(e) => setPinned(e.target.value)}
+            data-testid="rules-node"
+          >
+            <option value={AUTO}>
+              {t('rules.node')}: {auto || '—'} ↻
+            </option>
+            {nodes.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          className="text"
+          onClick={() =>
+            setOpen(
+              Object.fromEntries(
+                tables.flatMap((tb) => tb.chains.map((c) => [`${tb.name}/${c.name}`, !allOpen])),
+              ),
+            )
+          }
+        >
+          {allOpen ? t('rules.collapseAll') : t('rules.expandAll')}
+        </button>
+      </header>
+      <div className="panel-body rules-body" ref={body}>
+        {!text.trim() && host && <p className="muted">{t('rules.none', { host })}</p>}
+        {tables.map((tb) => (
+          <div key={tb.name} className="rules-table">
+            <div className="rules-table-name">*{tb.name}</div>
+            {tb.chains.some((c) => !c.rules.length) && (
+              <div
+                className="empty-chains muted"
+                title={tb.chains
+                  .filter((c) => !c.rules.length)
+                  .map((c) => c.name)
+                  .join(' ')}
+              >
+                {t('rules.empty', { count: tb.chains.filter((c) => !c.rules.length).length })}:{' '}
+                {tb.chains
+                  .filter((c) => !c.rules.length)
+                  .map((c) => `${c.name}${c.policy !== '-' ? ` (${c.policy})` : ''}`)
+                  .join(', ')}
+              </div>
+            )}
+            {tb.chains
+              .filter((c) => c.rules.length > 0)
+              .map((c) => {
+                const key = `${tb.name}/${c.name}`;
+                const hasMatch = c.rules.some((r) => matched.has(r.line));
+                const o = isOpen(key, hasMatch, c.rules.length);
+                return (
+                  <div
+                    key={key}
+                    className={`chain${hasMatch ? ' has-match' : ''}`}
+                    data-chain={c.name}
+                  >
+                    <button
+                      type="button"
+                      className="chain-head"
+                      aria-expanded={o}
+                      onClick={() => setOpen({ ...open, [key]: !o })}
+                    >
+                      <span className="caret">{o ? '▾' : '▸'}</span> :{c.name}{' '}
+                      <span className="muted">{c.policy}</span>{' '}
+                      <span className="muted">· {t('rules.count', { count: c.rules.length })}</span>
+                    </button>
+                    {o &&
+                      c.rules.map((r) => (
+                        <div
+                          key={r.line}
+                          className={`rule-line${matched.has(r.line) ? ' matched' : ''}${r.line === current ? ' current' : ''}`}
+                          data-line={r.line}
+                          title={matched.has(r.line) ? t('rules.matched') : undefined}
+                        >
+                          <span className="ln">{r.line}</span>
+                          <code>{r.text}</code>
+                        </div>
+                      ))}
+                  </div>
+                );
+              })}
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}

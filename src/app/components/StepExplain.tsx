@@ -1,0 +1,29 @@
+import { useTranslation } from 'react-i18next';
+import { useLab } from './context.tsx';
+import { stepsOf } from '../store/lab-store.ts';
+import { insightOf } from '../model/insight.ts';
+
+/** The current step in plain language, and why it matters when there is a lesson in it. */
+export function StepExplain() {
+  const { t } = useTranslation();
+  const steps = useLab(stepsOf);
+  const step = useLab((s) => s.doc.step);
+  const cluster = useLab((s) => s.result?.cluster ?? null);
+  const cur = steps[step];
+  if (!cur) return <div className="explain" data-testid="step-explain" />;
+  const e = cur.event.explain;
+  const insight = insightOf(steps, step, cluster);
+  return (
+    <div className="explain" data-testid="step-explain" aria-live="polite">
+      <p className="explain-main">
+        <span className="explain-host">{cur.host}</span>
+        {t(`explain:${e.key}`, { ...e.params, defaultValue: e.key })}
+      </p>
+      {insight && (
+        <p className="explain-insight" data-testid="step-insight">
+          <strong>{t('explain.why')}:</strong> {t(insight.key, insight.params ?? {})}
+        </p>
+      )}
+    </div>
+  );
+}

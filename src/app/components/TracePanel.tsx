@@ -1,0 +1,113 @@
+import { Fragment, useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useActions, useLab } from './context.tsx';
+import { stepsOf } from '../store/lab-store.ts';
+import { headerText } from '../model/packet.ts';
+import { detailOf, verdictOfEvent, whereOf } from './trace-text.ts';
+import { PacketDetails } from './PacketDetails.tsx';
+import { scrollWithin } from './scroll.ts';
+
+/** The event list, as Packet Tracer's simulation mode shows it, synchronised with the token. */
+export function TracePanel() {
+  const { t } = useTranslation();
+  const steps = useLab(stepsOf);
+  const step = useLab((s) => s.doc.step);
+  const hideMisses = useLab((s) => s.hideMisses);
+  const { setStep, setHideMisses } = useActions();
+  const body = useRef<HTMLDivElement>(null);
+  const hidden = hideMisses ? steps.filter((s) => s.miss).length : 0;
+  const firstReply = steps.findIndex((s) => s.direction === 'reply');
+
+  useEffect(() => {
+    const row = body.current?.querySelector<HTMLElement>('tr.current');
+    if (body.current && row) scrollWithin(body.current, row, 'nearest');
+  }, [step, hideMisses]);
+
+  return (
+    <section className="panel trace-panel" data-testid="trace-panel" aria-label={t('trace.title')}>
+      <header className="panel-head">
+        <h2>{t('trace.title')}</h2>
+        <label className="toggle">
+          <input
+            type="checkbox"
+            checked={hideMisses}
+            onChange={(e) => setHideMisses(e.target.checked)}
+            data-testid="trace-matched-only"
+          />
+          {t('trace.matchedOnly')}
+          {hidden > 0 && <span className="muted"> ({t('trace.hidden', { count: hidden })})</span>}
+        </label>
+      </header>
+      <div className="panel-body trace-body" ref={body}>
+        <table className="trace-table">
+          <colgroup>
+            <col style={{ width: 34 }} />
+            <col style={{ width: 78 }} />
+            <col />
+            <col style={{ width: 112 }} />
+            <col style={{ width: 168 }} />
+          </colgroup>
+          <thead>
+            <tr>
+              <th>{t('trace.col.n')}</th>
+              <th>{t('trace.col.host')}</th>
+              <th>{t('trace.col.what')}</th>
+              <th>{t('trace.col.verdict')}</th>
+              <th>{t('trace.col.packet')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {steps.map((s) => {
+              if (hideMisses && s.miss && s.index !== step) return null;
+              const e = s.event;
+              const { src, dst } = headerText(e.packet);
+              const ch = new Set(s.changed);
+              return (
+                <Fragment key={s.index}>
+                  {s.index === firstReply && (
+                    <tr className="divider">
+                      <td colSpan={5}>↩ {t('trace.replyDivider')}</td>
+                    </tr>
+                  )}
+                  <tr
+                    className={`${s.index === step ? 'current' : ''} ${s.index < step ? 'past' : ''} type-${e.type} ${s.end ? 'end' : ''} ${s.changed.length ? 'rewrite' : ''}`}
+                    data-testid={`trace-row-${s.index}`}
+                    aria-current={s.index === step ? 'step' : undefined}
+                    onClick={() => setStep(s.index)}
+                  >
+                    <td className="num">{s.index + 1}</td>
+                    <td>{e.host}</td>
+                    <td className="what">
+                      <span className={`tag tag-${e.type}`}>{t(`trace.type.${e.type}`)}</span>
+                      {whereOf(e) && <span className="where"> {whereOf(e)}</span>}
+                      {detailOf(e) && (
+                        <code className="detail" title={detailOf(e)}>
+                          {detailOf(e)}
+                        </code>
+                      )}
+                    </td>
+                    <td className="verdict-cell">{verdictOfEvent(e)}</td>
+                    <td className="pkt">
+                      <span className={ch.has('src') || ch.has('sport') ? 'changed' : ''}>
+                        {src}
+                      </span>
+                      <wbr />
+                      {' → '}
+                      <span className={ch.has('dst') || ch.has('dport') ? 'changed' : ''}>
+                        {dst}
+                      </span>
+                      {ch.has('mark') && (
+                        <span className="changed"> mark 0x{e.packet.mark.toString(16)}</span>
+                      )}
+                    </td>
+                  </tr>
+                </Fragment>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <PacketDetails />
+    </section>
+  );
+}

@@ -1,0 +1,63 @@
+import { useTranslation } from 'react-i18next';
+import { useActions, useLab } from './context.tsx';
+import { outcomeLabel, percent, verdictOf } from '../model/verdict.ts';
+
+/** One sentence answering the question, and for random branches the split with percentages. */
+export function VerdictBanner() {
+  const { t } = useTranslation();
+  const result = useLab((s) => s.result);
+  const run = useLab((s) => s.doc.run);
+  const stale = useLab((s) => s.stale);
+  const { setRun } = useActions();
+  const runs = result?.runs ?? [];
+  const sel = runs[run] ?? runs[0];
+  if (!result || !sel)
+    return (
+      <div className="verdict verdict-none" data-testid="verdict" role="status">
+        {t('verdict.none')}
+      </div>
+    );
+  const v = verdictOf(sel, result.cluster);
+  const kind = sel.outcome.kind;
+  const tone =
+    kind === 'answered' || kind === 'delivered' ? 'ok' : kind === 'refused' ? 'warn' : 'bad';
+  return (
+    <div
+      className={`verdict verdict-${tone}${stale ? ' is-stale' : ''}`}
+      data-testid="verdict"
+      data-outcome={kind}
+      role="status"
+      aria-live="polite"
+    >
+      <span className="verdict-icon" aria-hidden="true">
+        {tone === 'ok' ? '✓' : tone === 'warn' ? '⊘' : '✕'}
+      </span>
+      <span className="verdict-text" data-testid="verdict-text">
+        {t(v.key, v.params ?? {})}
+      </span>
+      {runs.length > 1 && (
+        <span className="verdict-split" role="group" aria-label={t('runs.title')}>
+          <span className="verdict-split-title">{t('verdict.split', { count: runs.length })}</span>
+          {runs.map((r, i) => {
+            const o = outcomeLabel(r);
+            return (
+              <button
+                key={i}
+                type="button"
+                className={`chip${i === run ? ' selected' : ''}`}
+                aria-pressed={i === run}
+                data-testid={`run-${i}`}
+                onClick={() => setRun(i)}
+              >
+                {t('verdict.branch', {
+                  p: percent(r.probability),
+                  outcome: t(o.key, o.params ?? {}),
+                })}
+              </button>
+            );
+          })}
+        </span>
+      )}
+    </div>
+  );
+}

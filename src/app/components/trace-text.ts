@@ -1,0 +1,72 @@
+/** Short cells of a trace row: where the step happened, what it did, and its verdict. */
+import type { TraceEvent } from '../../engine/trace.ts';
+
+export function whereOf(e: TraceEvent): string {
+  switch (e.type) {
+    case 'hook':
+      return `${e.hook} · ${e.table}`;
+    case 'rule':
+    case 'miss':
+    case 'return':
+    case 'policy':
+      return `${e.hook} · ${e.table} · ${e.chain}`;
+    case 'nat-skip':
+      return `${e.hook} · nat`;
+    case 'receive':
+      return e.iface;
+    case 'wire':
+      return `${e.fromIf} → ${e.toHost}/${e.toIf}`;
+    default:
+      return '';
+  }
+}
+
+export function detailOf(e: TraceEvent): string {
+  switch (e.type) {
+    case 'rule':
+      return e.text;
+    case 'miss':
+      return e.from === e.to ? `#${e.from}` : `#${e.from}–${e.to}`;
+    case 'route':
+      return [e.decision, e.dev && `dev ${e.dev}`, e.via && `via ${e.via}`]
+        .filter(Boolean)
+        .join(' ');
+    case 'socket':
+      return [e.result, e.process, e.bind].filter(Boolean).join(' ');
+    case 'conntrack':
+      return `${e.action} ${e.state}${e.connId !== null ? ` #${e.connId}` : ''}`;
+    case 'send':
+      return `${e.process} (${e.reason})`;
+    case 'log':
+      return `${e.via} "${e.prefix}"`;
+    case 'unsupported':
+      return e.what;
+    case 'drop':
+      return e.reason;
+    case 'nat-skip':
+      return e.reason;
+    case 'wire':
+      return e.segment;
+    default:
+      return '';
+  }
+}
+
+export function verdictOfEvent(e: TraceEvent): string {
+  switch (e.type) {
+    case 'rule':
+      return e.verdict === 'JUMP' || e.verdict === 'GOTO'
+        ? `${e.verdict} ${e.target ?? ''}`
+        : e.target && e.verdict !== 'CONTINUE'
+          ? `${e.target} · ${e.verdict}`
+          : (e.target ?? e.verdict);
+    case 'policy':
+      return `policy ${e.verdict}`;
+    case 'return':
+      return 'RETURN';
+    case 'drop':
+      return 'DROP';
+    default:
+      return '';
+  }
+}

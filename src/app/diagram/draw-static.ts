@@ -1,0 +1,268 @@
+/**
+ * The static part of the diagram: wires, hosts, and inside each node on the path the netfilter
+ * pipeline (hook boxes with their tables stacked, routing decisions, local sockets).
+ * Redrawn only when the layout changes.
+ */
+import type { Selection } from 'd3-selection';
+import {
+  DIAMOND,
+  LOCAL_STRIP,
+  PIPELINE_EDGES,
+  ROUTE_IN,
+  ROUTE_OUT,
+  STRIP_H,
+  HOOK_TITLE_H,
+  NIC_BAR_H,
+} from '../model/geometry.ts';
+import type { DiagramLayout, HostBox } from '../model/layout.ts';
+
+export interface DiagramText {
+  routing: string;
+  localProcesses: string;
+  noProcess: string;
+  kind: Record<string, string>;
+}
+
+type G = Selection<SVGGElement, unknown, null, undefined>;
+
+const pts = (p: readonly { x: number; y: number }[]) => p.map((q) => `${q.x},${q.y}`).join(' ');
+
+export function drawWires(g: G, layout: DiagramLayout): void {
+  g.selectAll('*').remove();
+  for (const w of layout.wires) {
+    const wg = g.append('g').attr('class', `wire wire-${w.kind}`).attr('data-segment', w.segment);
+    if (w.kind === 'bus' && w.busY !== null) {
+      const xs = w.attachments.map((a) => a.port.x);
+      const x0 = Math.min(...xs) - 18;
+      const x1 = Math.max(...xs) + 18;
+      wg.append('line')
+        .attr('class', 'bus')
+        .attr('x1', x0)
+        .attr('x2', x1)
+        .attr('y1', w.busY)
+        .attr('y2', w.busY);
+      wg.append('text')
+        .attr('class', 'segment-label')
+        .attr('x', x0)
+        .attr('y', w.busY - 6)
+        .text(w.segment);
+      for (const a of w.attachments)
+        wg.append('line')
+          .attr('class', 'drop')
+          .attr('x1', a.port.x)
+          .attr('x2', a.port.x)
+          .attr('y1', w.busY)
+          .attr('y2', a.port.y);
+    } else {
+      const [a, b] = w.attachments;
+      if (!a || !b) continue;
+      const midY = (a.port.y + b.port.y) / 2;
+      wg.append('polyline')
+        .attr('class', 'p2p')
+        .attr('points', pts([a.port, { x: a.port.x, y: midY }, { x: b.port.x, y: midY }, b.port]));
+    }
+  }
+}
+
+export function drawHosts(g: G, layout: DiagramLayout, text: DiagramText): void {
+  g.selectAll('*').remove();
+  for (const h of layout.hosts) {
+    const hg = g
+      .append('g')
+      .attr(
+        'class',
+        `host host-${h.kind}${h.pipeline ? ' host-pipeline' : ''}${h.onPath ? ' on-path' : ''}`,
+      )
+      .attr('data-host', h.name)
+      .attr('data-testid', `host-${h.name}`);
+    hg.append('rect')
+      .attr('class', 'host-box')
+      .attr('x', h.x)
+      .attr('y', h.y)
+      .attr('width', h.w)
+      .attr('height', h.h)
+      .attr('rx', 10);
+    if (h.pipeline) drawNode(hg, h, text);
+    else drawSimple(hg, h, text);
+    for (const i of h.ifaces) {
+      const ig = hg.append('g').attr('class', `iface iface-${i.side}`).attr('data-iface', i.name);
+      ig.append('rect')
+        .attr('x', i.bar.x)
+        .attr('y', i.bar.y)
+        .attr('width', i.bar.w)
+        .attr('height', i.bar.h)
+        .attr('rx', 4);
+      const label =
+        h.pipeline && i.side === 'top'
+          ? `${i.name} · ${h.ips.join(', ')}`
+          : clip(i.name, Math.floor(i.bar.w / 6));
+      ig.append('text')
+        .attr('x', i.bar.x + i.bar.w / 2)
+        .attr('y', i.bar.y + i.bar.h / 2 + 3.5)
+        .attr('text-anchor', 'middle')
+        .text(label);
+    }
+    hg.append('g').attr('class', 'branch-badge');
+  }
+}
+
+/** Cuts a label to `n` characters with an ellipsis (SVG text does not wrap or clip). */
+export function clip(s: string, n: number): string {
+  return s.length <= n ? s : `${s.slice(0, Math.max(1, n - 1))}…`;
+}
+
+function drawSimple(hg: G, h: HostBox, text: DiagramText): void {
+  const chars = Math.floor((h.w - 20) / 6.2);
+  const kind = [text.kind[h.kind] ?? h.kind, h.kind === 'pod' ? '' : h.subtitle]
+    .filter(Boolean)
+    .join(' · ');
+  hg.append('text')
+    .attr('class', 'host-kind')
+    .attr('x', h.x + 10)
+    .attr('y', h.y + 24)
+    .text(clip(kind, chars));
+  hg.append('text')
+    .attr('class', 'host-name')
+    .attr('x', h.x + 10)
+    .attr('y', h.y + 41)
+    .text(clip(h.title, chars - 4));
+  const detail = h.kind === 'pod' ? `${h.ips.join(', ')} · ${h.subtitle}` : h.ips.join(', ');
+  hg.append('text')
+    .attr('class', 'host-ip')
+    .attr('x', h.x + 10)
+    .attr('y', h.y + 56)
+    .text(clip(detail, chars + 2))
+    .append('title')
+    .text(detail);
+  const procs = h.processes.map((p) => p.label).join('  ');
+  if (procs)
+    hg.append('text')
+      .attr('class', 'process process-inline')
+      .attr('data-process', h.processes[0]?.name ?? '')
+      .attr('x', h.x + 10)
+      .attr('y', h.y + h.h - 12)
+      .text(clip(`⟶ ${procs}`, chars));
+  if (h.hiddenPods > 0)
+    hg.append('text')
+      .attr('class', 'host-kind')
+      .attr('x', h.x + h.w - 10)
+      .attr('y', h.y + 24)
+      .attr('text-anchor', 'end')
+      .text(`+${h.hiddenPods} ${text.kind.pod ?? 'pod'}`);
+}
+
+function drawNode(hg: G, h: HostBox, text: DiagramText): void {
+  const o = { x: h.x, y: h.y };
+  const at = (x: number, y: number) => ({ x: o.x + x, y: o.y + y });
+  hg.append('text')
+    .attr('class', 'host-name')
+    .attr('x', o.x + 14)
+    .attr('y', o.y + NIC_BAR_H + 22)
+    .text(h.title);
+  hg.append('text')
+    .attr('class', 'host-kind')
+    .attr('x', o.x + h.w - 14)
+    .attr('y', o.y + NIC_BAR_H + 22)
+    .attr('text-anchor', 'end')
+    .text([text.kind[h.kind] ?? h.kind, h.subtitle].filter(Boolean).join(' · '));
+  const edges = hg.append('g').attr('class', 'pipeline-edges');
+  for (const e of PIPELINE_EDGES)
+    edges
+      .append('polyline')
+      .attr('class', 'edge')
+      .attr('data-edge', `${e.from}>${e.to}`)
+      .attr('points', pts(e.points.map((p) => at(p.x, p.y))))
+      .attr('marker-end', 'url(#hp-arrow)');
+  for (const k of h.hooks) {
+    const kg = hg.append('g').attr('class', 'hook').attr('data-hook', k.hook);
+    kg.append('rect')
+      .attr('class', 'hook-box')
+      .attr('x', k.box.x)
+      .attr('y', k.box.y)
+      .attr('width', k.box.w)
+      .attr('height', k.box.h)
+      .attr('rx', 6);
+    kg.append('text')
+      .attr('class', 'hook-name')
+      .attr('x', k.box.x + k.box.w / 2)
+      .attr('y', k.box.y + 13)
+      .attr('text-anchor', 'middle')
+      .text(k.hook);
+    k.tables.forEach((t, i) => {
+      const y = k.box.y + HOOK_TITLE_H + i * STRIP_H;
+      const sg = kg
+        .append('g')
+        .attr('class', `strip${t.present ? ' present' : ''}`)
+        .attr('data-table', t.table);
+      sg.append('rect')
+        .attr('x', k.box.x + 5)
+        .attr('y', y)
+        .attr('width', k.box.w - 10)
+        .attr('height', STRIP_H - 2)
+        .attr('rx', 2);
+      sg.append('text')
+        .attr('x', k.box.x + 10)
+        .attr('y', y + STRIP_H - 5)
+        .text(t.table);
+      sg.append('text')
+        .attr('class', 'strip-badge')
+        .attr('x', k.box.x + k.box.w - 8)
+        .attr('y', y + STRIP_H - 5)
+        .attr('text-anchor', 'end');
+    });
+  }
+  for (const [cls, c] of [
+    ['route-in', ROUTE_IN],
+    ['route-out', ROUTE_OUT],
+  ] as const) {
+    const p = at(c.x, c.y);
+    const rg = hg.append('g').attr('class', `route ${cls}`);
+    rg.append('polygon').attr(
+      'points',
+      pts([
+        { x: p.x, y: p.y - DIAMOND },
+        { x: p.x + DIAMOND, y: p.y },
+        { x: p.x, y: p.y + DIAMOND },
+        { x: p.x - DIAMOND, y: p.y },
+      ]),
+    );
+    rg.append('text')
+      .attr('x', p.x)
+      .attr('y', cls === 'route-in' ? p.y - DIAMOND - 5 : p.y + DIAMOND + 12)
+      .attr('text-anchor', 'middle')
+      .text(text.routing);
+  }
+  const s = at(LOCAL_STRIP.x, LOCAL_STRIP.y);
+  const lg = hg.append('g').attr('class', 'local');
+  lg.append('rect')
+    .attr('x', s.x)
+    .attr('y', s.y)
+    .attr('width', LOCAL_STRIP.w)
+    .attr('height', LOCAL_STRIP.h)
+    .attr('rx', 6);
+  lg.append('text')
+    .attr('class', 'local-label')
+    .attr('x', s.x + 8)
+    .attr('y', s.y + 17)
+    .text(text.localProcesses);
+  if (!h.processes.length)
+    lg.append('text')
+      .attr('class', 'local-none')
+      .attr('x', s.x + 100)
+      .attr('y', s.y + 17)
+      .text(text.noProcess);
+  for (const p of h.processes) {
+    const pg = lg.append('g').attr('class', 'process').attr('data-process', p.name);
+    pg.append('rect')
+      .attr('x', p.at.x - p.w / 2)
+      .attr('y', p.at.y - 9)
+      .attr('width', p.w)
+      .attr('height', 18)
+      .attr('rx', 9);
+    pg.append('text')
+      .attr('x', p.at.x)
+      .attr('y', p.at.y + 4)
+      .attr('text-anchor', 'middle')
+      .text(p.label);
+  }
+}

@@ -1,0 +1,16 @@
+import type { LabDiagnostic } from '../../cluster/types.ts';
+
+/** What both editors (Monaco and the plain textarea) take. */
+export interface EditorProps {
+  readonly value: string;
+  readonly onChange: (text: string) => void;
+  readonly diagnostics: readonly LabDiagnostic[];
+  readonly theme: 'light' | 'dark';
+  readonly label: string;
+  /** Line to reveal (a diagnostic clicked in the list); changes trigger the jump. */
+  readonly reveal: {
+    readonly line: number;
+    readonly column: number;
+    readonly nonce: number;
+  } | null;
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { EXPLAIN_EN } from '../../engine/explain.ts';
+import { EXPLAIN_ZH } from './explain-zh.ts';
+import { UI_EN } from './en.ts';
+import { UI_ZH } from './zh.ts';
+import { browserLang, createI18n } from './index.ts';
+
+const params = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+describe('translations', () => {
+  it('every engine explanation key has Chinese text with the same parameters', () => {
+    for (const [k, en] of Object.entries(EXPLAIN_EN)) {
+      const zh = EXPLAIN_ZH[k];
+      expect(zh, k).toBeTypeOf('string');
+      expect(params(zh ?? ''), k).toEqual(params(en));
+    }
+  });
+
+  it('every UI string has the same parameters in both languages', () => {
+    for (const [k, en] of Object.entries(UI_EN))
+      expect(params(UI_ZH[k as keyof typeof UI_EN]), k).toEqual(params(en));
+  });
+
+  it('interpolates {param} templates and plurals', () => {
+    const i = createI18n('en');
+    expect(
+      i.t('explain:rule.dnat', { table: 'nat', chain: 'KUBE-SEP-X', dst: '10.244.1.5', dport: 80 }),
+    ).toContain('10.244.1.5:80');
+    expect(i.t('editor.problems', { count: 2 })).toBe('2 problems');
+    void i.changeLanguage('zh');
+    expect(i.t('editor.problems', { count: 2 })).toBe('2 个问题');
+  });
+
+  it('defaults to the browser language', () => {
+    expect(browserLang(['zh-CN', 'en'])).toBe('zh');
+    expect(browserLang(['fr-FR', 'en-US'])).toBe('en');
+    expect(browserLang(['de'])).toBe('en');
+  });
+});

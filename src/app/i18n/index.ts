@@ -1,0 +1,45 @@
+/**
+ * i18next for the lab: UI strings (ui) and the engine's explanations (explain) in English and
+ * Chinese. Templates use the engine's `{param}` syntax in both namespaces.
+ */
+import i18next, { type i18n } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { EXPLAIN_EN } from '../../engine/explain.ts';
+import { UI_EN } from './en.ts';
+import { UI_ZH } from './zh.ts';
+import { EXPLAIN_ZH } from './explain-zh.ts';
+
+export type Lang = 'en' | 'zh';
+export const LANGS: readonly Lang[] = ['en', 'zh'];
+
+/** The browser's preferred language, if we speak it; English otherwise. */
+export function browserLang(
+  languages: readonly string[] = globalThis.navigator?.languages ?? [],
+): Lang {
+  for (const l of languages) {
+    const base = l.toLowerCase().split('-')[0];
+    if (base === 'zh' || base === 'en') return base;
+  }
+  return 'en';
+}
+
+export function createI18n(lang: Lang): i18n {
+  const inst = i18next.createInstance();
+  void inst.use(initReactI18next).init({
+    lng: lang,
+    fallbackLng: 'en',
+    ns: ['ui', 'explain'],
+    defaultNS: 'ui',
+    // Synchronous init: resources are bundled, the first render must already have its text.
+    initAsync: false,
+    resources: {
+      en: { ui: UI_EN, explain: EXPLAIN_EN },
+      zh: { ui: UI_ZH, explain: EXPLAIN_ZH },
+    },
+    // Keys are flat (`rule.dnat`), as the engine writes them.
+    keySeparator: false,
+    interpolation: { prefix: '{', suffix: '}', escapeValue: false },
+    returnNull: false,
+  });
+  return inst;
+}

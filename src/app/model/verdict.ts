@@ -1,0 +1,99 @@
+/**
+ * The one sentence that answers the user's question, as an i18n key with parameters: who
+ * answered, on which node, and which source address they saw (and which rule made it so).
+ */
+import type { ClusterView, RunView } from '../../cluster/types.ts';
+import type { Explain } from '../../engine/trace.ts';
+
+export type Sentence = Explain;
+
+/** The SNAT-like rewrite the first packet went through (MASQUERADE on cp-1), if any. */
+export function sourceRewrite(run: RunView): { nat: string; host: string } | null {
+  for (const e of run.events) {
+    if (e.packetId !== 1) break;
+    if (
+      e.type === 'rule' &&
+      (e.target === 'MASQUERADE' || e.target === 'SNAT') &&
+      e.before.src !== e.packet.src
+    )
+      return { nat: e.target, host: e.host };
+  }
+  return null;
+}
+
+export function verdictOf(run: RunView, cluster: ClusterView | null): Sentence {
+  const o = run.outcome;
+  const hostOf = (name: string) => cluster?.hosts.find((h) => h.name === name);
+  switch (o.kind) {
+    case 'answered': {
+      const h = hostOf(o.host);
+      if (h?.kind === 'pod') {
+        const nat = sourceRewrite(run);
+        return nat
+          ? {
+              key: 'verdict.answered-pod-nat',
+              params: {
+                pod: o.host,
+                node: h.node ?? '?',
+                src: o.srcSeen,
+                nat: nat.nat,
+                natHost: nat.host,
+              },
+            }
+          : {
+              key: 'verdict.answered-pod-real',
+              params: { pod: o.host, node: h.node ?? '?', src: o.srcSeen },
+            };
+      }
+      if (h?.kind === 'node') {
+        const rewritten = run.events.some(
+          (e) =>
+            e.packetId === 1 &&
+            e.type === 'rule' &&
+            (e.target === 'DNAT' || e.target === 'REDIRECT'),
+        );
+        if (!rewritten)
+          return {
+            key: 'verdict.answered-host',
+            params: { process: o.process, host: o.host, reply: o.reply, src: o.srcSeen },
+          };
+      }
+      return {
+        key: 'verdict.answered-other',
+        params: { process: o.process, host: o.host, reply: o.reply, src: o.srcSeen },
+      };
+    }
+    case 'delivered':
+      return {
+        key: 'verdict.delivered',
+        params: { process: o.process, host: o.host, src: o.srcSeen },
+      };
+    case 'refused':
+      return { key: 'verdict.refused', params: { host: o.from || o.host, via: o.via } };
+    case 'timeout':
+      return o.host
+        ? { key: 'verdict.timeout', params: { host: o.host, reason: o.reason } }
+        : { key: 'verdict.timeout-anon', params: { reason: o.reason } };
+    case 'unreachable':
+      return { key: 'verdict.unreachable', params: { host: o.host, reason: o.reason } };
+    case 'dropped':
+      return { key: 'verdict.dropped', params: { host: o.host, reason: o.reason } };
+    case 'forwarded':
+      return {
+        key: 'verdict.forwarded',
+        params: { host: o.host, iface: o.iface, nextHop: o.nextHop },
+      };
+    case 'unsupported':
+      return { key: 'verdict.unsupported', params: { host: o.host, what: o.what, line: o.line } };
+  }
+}
+
+/** Short label of a run for the outcome chips: "answered by nettest-a". */
+export function outcomeLabel(run: RunView): Sentence {
+  const o = run.outcome;
+  return { key: `outcome.${o.kind}`, params: 'host' in o && o.host ? { host: o.host } : {} };
+}
+
+export function percent(p: number): string {
+  return String(Math.round(p * 1000) / 10);
+}

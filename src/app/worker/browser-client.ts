@@ -1,0 +1,16 @@
+/** The lab client as the browser uses it: a module worker, and runLab in-thread as fallback. */
+import { createLabClient, type LabClient, type WorkerLike } from './client.ts';
+
+export function createBrowserClient(): LabClient {
+  return createLabClient({
+    createWorker: () =>
+      typeof Worker === 'undefined'
+        ? null
+        : (new Worker(new URL('./lab.worker.ts', import.meta.url), {
+            type: 'module',
+            name: 'hookpath-lab',
+          }) as unknown as WorkerLike),
+    loadInThread: async () => (await import('../../cluster/lab.ts')).runLab,
+    timeoutMs: 8000,
+  });
+}
