@@ -72,3 +72,52 @@ describe('proxy ARP (net/ipv4/arp.c arp_process / arp_fwd_proxy)', () => {
     expect(sim.outcome.kind).toBe('timeout');
   });
 });
+
+describe('ARP requests pass rp_filter (arp_process -> ip_route_input_noref)', () => {
+  function spoofy(rpFilter: 0 | 1 | 2): NetworkSpec {
+    return {
+      hosts: [
+        {
+          name: 'client',
+          interfaces: [
+            { name: 'eth0', addresses: ['10.0.1.10/24', '10.0.3.10/32'], segment: 'inside' },
+          ],
+          routes: [{ to: '10.0.0.0/8', via: '10.0.1.1' }],
+        },
+        {
+          name: 'gw',
+          interfaces: [
+            { name: 'eth0', addresses: ['10.0.1.1/24'], segment: 'inside' },
+            { name: 'eth2', addresses: ['10.0.4.1/24'], segment: 'side' },
+          ],
+          routes: [{ to: '10.0.3.0/24', dev: 'eth2' }],
+          sysctls: { ipForward: true, rpFilter },
+          listeners: [{ process: 'web', proto: 'tcp', address: '0.0.0.0', port: 80 }],
+        },
+      ],
+    };
+  }
+  const from3 = (rp: 0 | 1 | 2) => {
+    const { network } = buildNetwork(spoofy(rp));
+    if (!network) throw new Error('bad spec');
+    return simulate(network, {
+      kind: 'connect',
+      from: 'client',
+      proto: 'tcp',
+      dst: '10.0.1.1',
+      dport: 80,
+      src: '10.0.3.10',
+    });
+  };
+
+  it('strict: the sender address routes back out of eth2, so gw does not answer ARP', () => {
+    expect(from3(1).outcome).toMatchObject({ kind: 'unreachable', host: 'client' });
+  });
+
+  it('loose or off: any route back will do, and the SYN reaches gw', () => {
+    for (const rp of [2, 0] as const) {
+      const delivered = from3(rp).events.find((e) => e.type === 'socket' && e.host === 'gw');
+      expect(delivered?.type === 'socket' && delivered.result).toBe('delivered');
+    }
+  });
+});

@@ -7,6 +7,7 @@ import type { Chooser } from './choice.ts';
 import { tupleOf, type CtInfo } from './conntrack.ts';
 import {
   isLocalAddr,
+  selectSourceAddr,
   sourceAddressFor,
   longestMatch,
   type HostConfig,
@@ -295,7 +296,7 @@ export function runProbe(
     pkt = res.pkt;
     switch (res.kind) {
       case 'transmit': {
-        const hop = resolveNextHop(net, item.host, res.outIf, res.nextHop);
+        const hop = resolveNextHop(net, item.host, res.outIf, res.nextHop, pkt.src);
         if (hop === 'no-segment') {
           tracer.emit({
             type: 'drop',
@@ -542,6 +543,8 @@ export function resolveNextHop(
   from: string,
   outIf: string,
   nextHop: string,
+  /** Source address of the packet waiting for the answer (picks the ARP sender address). */
+  pktSrc?: string,
 ): Attachment | null | 'no-segment' {
   const h = net.hosts.get(from);
   const seg = h?.config.ifaces.get(outIf)?.segment;
@@ -555,10 +558,24 @@ export function resolveNextHop(
     const m = members.find((x) => x.host === owner);
     if (m) return m;
   }
+  // arp_solicit: the packet's own source when it is local, else the outgoing interface's address.
+  const sender =
+    pktSrc !== undefined && h && isLocalAddr(h.config, pktSrc)
+      ? pktSrc
+      : h
+        ? selectSourceAddr(h.config, outIf, nextHop)
+        : null;
   const answers = members.filter((m) => {
     const rt = net.hosts.get(m.host);
     if (!rt) return false;
     const cfg = rt.config;
+    // arp_process routes the request (ip_route_input_noref) from the sender address, so
+    // rp_filter applies: a sender whose reverse path is another interface gets no answer.
+    // Seen on Linux 6.18 with rp_filter=1 and a client using a secondary source address.
+    // IPv6 neighbour discovery has no rp_filter.
+    if (sender !== null && !nextHop.includes(':') && !reversePathOk(cfg, sender, m.iface)) {
+      return false;
+    }
     const iface = cfg.ifaces.get(m.iface);
     // A veth peer is no exception: it answers ARP by the same rules as any interface.
     if (iface?.addrs.some((a) => a.ip === nextHop)) return true;
@@ -577,18 +594,31 @@ export function resolveNextHop(
  * therefore needs a route (usually the node's default route) on the node: checked on Linux 6.18.
  */
 function proxyArpRoutes(cfg: HostConfig, target: string, inIf: string): boolean {
-  const n = ipToNum(target);
+  const devs = routeDevs(cfg, target);
+  return devs !== null && devs.some((d) => d !== null && d !== inIf);
+}
+
+/** Output devices of the unicast route to `ip` (one per next hop), or null without one. */
+function routeDevs(cfg: HostConfig, ip: string): (string | null)[] | null {
+  const n = ipToNum(ip);
   const route = n === null ? null : longestMatch(cfg, n);
-  if (!route || route.type !== 'unicast') return false;
+  if (!route || route.type !== 'unicast') return null;
   const devOf = (dev: string | null, via: string | null): string | null => {
     if (dev !== null || via === null) return dev;
     const vn = ipToNum(via);
     return (vn === null ? null : longestMatch(cfg, vn))?.dev ?? null;
   };
-  const devs = route.nexthops.length
+  return route.nexthops.length
     ? route.nexthops.map((h) => devOf(h.dev ?? route.dev, h.via))
     : [devOf(route.dev, route.via)];
-  return devs.some((d) => d !== null && d !== inIf);
+}
+
+/** fib_validate_source for rp_filter: 1 = the route back leaves by `inIf`, 2 = any route back. */
+function reversePathOk(cfg: HostConfig, src: string, inIf: string): boolean {
+  if (cfg.rpFilter === 0) return true;
+  const devs = routeDevs(cfg, src);
+  if (devs === null) return false;
+  return cfg.rpFilter === 2 || devs.includes(inIf);
 }
 
 function socketLayer(
