@@ -39,6 +39,18 @@ const VIA_ERRNO: Readonly<Record<string, string>> = {
   'icmp-code-10': 'EHOSTUNREACH',
 };
 
+/** Errors a connecting socket gets at once, or from an ICMP error / RST: all "refused". */
+const REFUSALS = ['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EACCES', 'EINVAL', 'EPERM'];
+
+/** connect() errors for the engine's local routing failures. */
+const LOCAL_ERRNO: Readonly<Record<string, string>> = {
+  'no-route': 'ENETUNREACH',
+  'route-unreachable': 'EHOSTUNREACH',
+  'route-prohibit': 'EACCES',
+  'route-blackhole': 'EINVAL',
+  'loopback-source': 'EINVAL',
+};
+
 export function kernelVerdict(r: AgentResult): Verdict {
   switch (r.kind) {
     case 'answered':
@@ -48,7 +60,7 @@ export function kernelVerdict(r: AgentResult): Verdict {
         ? { kind: 'other', what: 'connected, but no answer' }
         : { kind: 'timeout' };
     case 'error':
-      return ['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH'].includes(r.code)
+      return REFUSALS.includes(r.code)
         ? { kind: 'refused', errno: r.code }
         : { kind: 'other', what: r.code };
     default:
@@ -63,8 +75,14 @@ export function engineVerdict(o: Outcome): Verdict {
     case 'refused':
       return { kind: 'refused', errno: VIA_ERRNO[o.via] ?? `?${o.via}` };
     case 'unreachable':
-      // A local routing failure: connect() fails at once (no route: ENETUNREACH).
-      return { kind: 'refused', errno: o.reason.includes('ARP') ? 'EHOSTUNREACH' : 'ENETUNREACH' };
+      // A local failure: connect() fails with the route type's error (fib_props in
+      // net/ipv4/fib_semantics.c), or EHOSTUNREACH once ARP gives up.
+      return {
+        kind: 'refused',
+        errno: o.reason.includes('ARP')
+          ? 'EHOSTUNREACH'
+          : (LOCAL_ERRNO[o.reason] ?? `?${o.reason}`),
+      };
     case 'timeout':
       return { kind: 'timeout' };
     default:
@@ -113,7 +131,20 @@ export function selectPackets(
       : !isTcp(b) && b.fields.DPORT === sport);
   const pick = (pred: (b: KernelBlock) => boolean) => {
     const head = blocks.find(pred);
-    return head ? blocks.filter((b) => pred(b) && b.fields.ID === head.fields.ID) : [];
+    if (!head) return [];
+    // SYN-ACKs and RSTs all carry IP ID 0: a retransmission shows up as the same base chain
+    // run again, and ends the packet's first pass.
+    const out: KernelBlock[] = [];
+    const seen = new Set<string>();
+    for (const b of blocks) {
+      if (!pred(b) || b.fields.ID !== head.fields.ID) continue;
+      const e = b.events[0];
+      const key = e ? `${e.table}:${e.chain}:${b.fields.IN ?? ''}>${b.fields.OUT ?? ''}` : '';
+      if (seen.has(key)) break;
+      seen.add(key);
+      out.push(b);
+    }
+    return out;
   };
   return { first: pick(isFirst), reply: pick(isReply) };
 }

@@ -14,7 +14,7 @@ import {
   type HandleMap,
   type KernelBlock,
 } from './kernel-trace.ts';
-import { nsRun } from './netns.ts';
+import { nsRun, run } from './netns.ts';
 import { applySysctls, buildTopology, type Topology } from './topology.ts';
 
 /** A connection attempt, as the engine's ProbeSpec, with an optional client timeout. */
@@ -138,6 +138,11 @@ export class KernelLab {
     nsRun(ns, 'sh', ['-c', `${drop} iptables-restore`], rules);
     this.updateHost(host, (h) => ({ ...h, rules }));
     if (this.monitors.has(host)) this.handles.set(host, readHandles(ns));
+  }
+
+  /** Forgets a host's neighbour (ARP) cache: the next packet resolves its next hop afresh. */
+  flushNeighbours(host: string): void {
+    run('ip', ['-n', this.nsOf(host), 'neigh', 'flush', 'all']);
   }
 
   /** Changes a host's sysctls (e.g. route_localnet) in place. */
