@@ -81,6 +81,17 @@ export function deleteStaleNamespaces(): string[] {
     if (!m) continue;
     const pid = Number(m[1]);
     if (pid === process.pid || alive(pid)) continue;
+    // A run killed with SIGKILL leaves its listeners and monitors inside: they would keep the
+    // namespace alive after `ip netns del`. They are ours (started by that run), by pid.
+    for (const p of run('ip', ['netns', 'pids', ns])
+      .split('\n')
+      .filter((x) => /^\d+$/.test(x))) {
+      try {
+        process.kill(Number(p), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
     removed.push(ns);
   }
   deleteNamespaces(removed);
