@@ -14,6 +14,7 @@ import {
   type RouteSpec,
 } from '../engine/index.ts';
 import { generateIptablesRules } from '../kube/proxier/index.ts';
+import { deriveSettings } from '../kube/proxier/config.ts';
 import {
   DEFAULT_PROXIER_CONFIG,
   type EndpointSliceModel,
@@ -247,6 +248,12 @@ export function buildClusterFromModel(
       port: KUBE_PROXY_HEALTHZ_PORT,
       reply: 'HTTP/1.1 200 OK',
     });
+    // pkg/proxy/healthcheck: the health servers listen on every address, or on the node's
+    // nodePortAddresses; route_localnet=1 only when localhost NodePorts are in effect.
+    const np = deriveSettings(cfg);
+    const healthAddresses = np.nodePortMatchAll
+      ? ['0.0.0.0']
+      : np.nodePortIPs.filter((ip) => !ip.includes(':'));
     for (const svc of model.services) {
       if (svc.healthCheckNodePort === null || svc.externalTrafficPolicy !== 'Local') continue;
       const local = (slicesBy.get(`${svc.namespace}/${svc.name}`) ?? [])
@@ -254,24 +261,25 @@ export function buildClusterFromModel(
         .filter((e) => e.nodeName === node.name && e.ready).length;
       // pkg/proxy/healthcheck/service_health.go: 200 with local endpoints, 503 without.
       const body = `{"service":{"namespace":"${svc.namespace}","name":"${svc.name}"},"localEndpoints":${local},"serviceProxyHealthy":true}`;
-      listeners.push({
-        process: 'kube-proxy',
-        proto: 'tcp',
-        address: '0.0.0.0',
-        port: svc.healthCheckNodePort,
-        reply: local > 0 ? `HTTP/1.1 200 OK ${body}` : `HTTP/1.1 503 Service Unavailable ${body}`,
-      });
+      for (const address of healthAddresses)
+        listeners.push({
+          process: 'kube-proxy',
+          proto: 'tcp',
+          address,
+          port: svc.healthCheckNodePort,
+          reply: local > 0 ? `HTTP/1.1 200 OK ${body}` : `HTTP/1.1 503 Service Unavailable ${body}`,
+        });
     }
-    const kp = { ...spec.kubeProxy, ...node.kubeProxy };
     hosts.push({
       name: node.name,
       role: 'node',
       interfaces: ifaces,
       routes,
-      // kube-proxy sets route_localnet=1 when localhost NodePorts are on (iptables mode, IPv4).
+      // kube-proxy sets route_localnet=1 when localhost NodePorts are on (iptables mode, IPv4) and
+      // nodePortAddresses include 127.0.0.0/8 (they do when empty).
       sysctls: {
         ipForward: node.sysctls?.ipForward ?? true,
-        routeLocalnet: node.sysctls?.routeLocalnet ?? kp.localhostNodePorts ?? true,
+        routeLocalnet: node.sysctls?.routeLocalnet ?? np.localhostNodePorts,
         rpFilter: node.sysctls?.rpFilter ?? 0,
       },
       listeners,
