@@ -16,6 +16,7 @@ export function DiagramPanel() {
   const { t, i18n } = useTranslation();
   const svgRef = useRef<SVGSVGElement>(null);
   const inst = useRef<DiagramInstance | null>(null);
+  const drawn = useRef<unknown>(null);
   const result = useLab((s) => s.result);
   const steps = useLab(stepsOf);
   const step = useLab((s) => s.doc.step);
@@ -58,6 +59,10 @@ export function DiagramPanel() {
 
   useEffect(() => {
     inst.current?.update({ scene, step, run, marks, durationMs: reduced ? 0 : duration, stale });
+    if (scene && scene !== drawn.current) {
+      drawn.current = scene;
+      performance.mark('hookpath:drawn');
+    }
   }, [scene, step, run, marks, duration, reduced, stale, t]);
 
   const cur = steps[step];
@@ -68,12 +73,18 @@ export function DiagramPanel() {
     >
       <svg
         ref={svgRef}
+        data-testid="diagram-svg"
         role="img"
         aria-label={t('diagram.label')}
         data-step={step}
         data-host={cur?.host ?? ''}
       />
       {!scene && <div className="diagram-empty">{t('diagram.empty')}</div>}
+      {stale && (
+        <div className="stale-chip" data-testid="diagram-stale">
+          {t('diagram.stale')}
+        </div>
+      )}
       {cur && <PacketHud step={cur} />}
       <div className="diagram-zoom" role="group">
         <button

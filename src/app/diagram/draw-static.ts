@@ -263,6 +263,7 @@ function drawNode(hg: G, h: HostBox, text: DiagramText): void {
       .attr('x', p.at.x)
       .attr('y', p.at.y + 4)
       .attr('text-anchor', 'middle')
-      .text(p.label);
+      .text(clip(p.label, Math.floor(p.w / 6.2)));
+    pg.append('title').text(p.label);
   }
 }

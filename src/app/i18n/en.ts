@@ -166,6 +166,7 @@ export const UI_EN = {
   'diagram.fit': 'Fit to view',
   'diagram.zoomIn': 'Zoom in',
   'diagram.zoomOut': 'Zoom out',
+  'diagram.stale': 'Last valid result: fix the YAML to update',
   'diagram.empty': 'Nothing to draw yet.',
   'runs.title': 'Outcomes',
   'error.noScenarios': 'No scenario files were bundled with this build.',

@@ -159,6 +159,7 @@ export const UI_ZH: Record<UiKey, string> = {
   'diagram.fit': '适应窗口',
   'diagram.zoomIn': '放大',
   'diagram.zoomOut': '缩小',
+  'diagram.stale': '上一次有效的结果：修正 YAML 后更新',
   'diagram.empty': '暂无可绘制的内容。',
   'runs.title': '结果',
   'error.noScenarios': '这个构建没有打包任何场景文件。',

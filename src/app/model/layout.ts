@@ -225,12 +225,15 @@ function subtitleOf(h: ClusterView['hosts'][number]): string {
   return h.roles.join(', ');
 }
 
-/** Sockets as chips along a strip, after `labelW` pixels kept for the strip's caption. */
+/** Sockets as chips along a strip, after `labelW` pixels kept for the strip's caption; one chip
+ * per process (kube-proxy's health and healthCheckNodePort ports share one). */
 function processBoxes(h: ClusterView['hosts'][number], strip: Rect, labelW: number): ProcessBox[] {
-  const w = Math.min(150, (strip.w - labelW) / Math.max(1, h.processes.length));
-  return h.processes.map((p, i) => ({
-    name: p.name,
-    label: `${p.name} :${p.port}`,
+  const byName = new Map<string, number[]>();
+  for (const p of h.processes) byName.set(p.name, [...(byName.get(p.name) ?? []), p.port]);
+  const w = Math.min(150, (strip.w - labelW) / Math.max(1, byName.size));
+  return [...byName].map(([name, ports], i) => ({
+    name,
+    label: `${name} ${ports.map((p) => `:${p}`).join(',')}`,
     at: { x: strip.x + labelW + i * w + w / 2, y: strip.y + strip.h / 2 },
     w: w - 6,
   }));

@@ -56,6 +56,8 @@ export function createLabController(
     const input = inputOf(store.getState());
     if (!input) return;
     store.actions.setRunning(true);
+    // Marks for the speed figures (e2e/perf.spec.ts): run start to redraw.
+    performance.mark('hookpath:run-start');
     const o = await client.run(input);
     if (!disposed) store.actions.receive(o);
   };
