@@ -4,9 +4,10 @@
  * NodePort (DOMAIN §2, §4). Every probe must agree with the engine, rule by rule.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { newNetworkState } from '../engine/index.ts';
 import { CLIENT_IP } from '../engine/testing/vip22.ts';
 import { clusterNetwork, endpoint, service, slice } from './cluster.ts';
-import { crossCheck } from './compare.ts';
+import { crossCheck, verdictText } from './compare.ts';
 import { expectAgreement } from './expect.ts';
 import { KernelLab } from './lab.ts';
 import { describeKernel } from './support.ts';
@@ -35,11 +36,15 @@ const spec = clusterNetwork({
     service('empty', '10.96.0.20'),
     service('local', '10.96.0.30', { nodePort: 30081, externalTrafficPolicy: 'Local' }),
     service('itp', '10.96.0.40', { internalTrafficPolicy: 'Local' }),
+    service('sticky', '10.96.0.50', {
+      sessionAffinity: { type: 'ClientIP', timeoutSeconds: 10800 },
+    }),
   ],
   endpointSlices: [
     slice('web', [endpoint(A, 'node-1'), endpoint(B, 'node-1'), endpoint(C, 'node-2')]),
     slice('local', [endpoint(C, 'node-2')]),
     slice('itp', [endpoint(C, 'node-2')]),
+    slice('sticky', [endpoint(A, 'node-1'), endpoint(B, 'node-1'), endpoint(C, 'node-2')]),
   ],
   extraHosts: [
     {
@@ -101,5 +106,26 @@ describeKernel('two-node cluster, kube-proxy generated rules', () => {
     const c = await probe('node-1', '127.0.0.1', 30080);
     expectAgreement(c);
     expect(c.kernel).toMatchObject({ kind: 'answered', srcSeen: N1 });
+  });
+
+  it('sessionAffinity ClientIP: after the first pick, every connection returns to that pod', async () => {
+    // The `recent` lists live on in the kernel, so the engine state must live on too.
+    const state = newNetworkState();
+    const first = await crossCheck(
+      lab as KernelLab,
+      { kind: 'connect', from: 'pod-c', proto: 'tcp', dst: '10.96.0.50', dport: 80 },
+      { state },
+    );
+    expectAgreement(first);
+    expect(first.possible).toHaveLength(3);
+    for (let i = 0; i < 4; i++) {
+      const c = await crossCheck(
+        lab as KernelLab,
+        { kind: 'connect', from: 'pod-c', proto: 'tcp', dst: '10.96.0.50', dport: 80 },
+        { state },
+      );
+      expectAgreement(c, verdictText(first.kernel));
+      expect(c.possible).toHaveLength(1);
+    }
   });
 });

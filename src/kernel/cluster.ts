@@ -90,7 +90,12 @@ export function endpoint(ip: string, node: string): EndpointModel {
 export function service(
   name: string,
   clusterIP: string,
-  opts: Partial<Pick<ServiceModel, 'type' | 'externalTrafficPolicy' | 'internalTrafficPolicy'>> & {
+  opts: Partial<
+    Pick<
+      ServiceModel,
+      'type' | 'externalTrafficPolicy' | 'internalTrafficPolicy' | 'sessionAffinity'
+    >
+  > & {
     nodePort?: number;
   } = {},
 ): ServiceModel {
@@ -108,7 +113,7 @@ export function service(
     externalTrafficPolicy: opts.externalTrafficPolicy ?? 'Cluster',
     internalTrafficPolicy: opts.internalTrafficPolicy ?? 'Cluster',
     healthCheckNodePort: null,
-    sessionAffinity: { type: 'None' },
+    sessionAffinity: opts.sessionAffinity ?? { type: 'None' },
     topologyMode: null,
     selector: null,
   };

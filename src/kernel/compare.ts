@@ -8,10 +8,13 @@ import {
   enumerateOutcomes,
   xtablesNotation,
   type NetworkSpec,
+  type NetworkState,
   type Outcome,
   type ProbeSpec,
   type TraceEvent,
 } from '../engine/index.ts';
+import { scriptedChooser } from '../engine/choice.ts';
+import { runProbe } from '../engine/network.ts';
 import type { AgentResult } from './agents.ts';
 import { kernelNotation, type HandleMap, type KernelBlock } from './kernel-trace.ts';
 import type { KernelLab, KernelProbe, KernelProbeResult } from './lab.ts';
@@ -246,6 +249,13 @@ export function engineProbe(p: KernelProbeResult['probe']): ProbeSpec {
   return probe;
 }
 
+export interface CrossCheckOptions {
+  /** What the engine simulates; default: the lab's current spec. */
+  readonly spec?: NetworkSpec;
+  /** Engine state carried from probe to probe, as the kernel carries its own; fresh if absent. */
+  readonly state?: NetworkState;
+}
+
 /**
  * Runs `probe` on the kernel lab and through the engine (same spec, same source port). The
  * engine enumerates every random branch (statistic, ECMP); the run whose outcome matches the
@@ -254,12 +264,16 @@ export function engineProbe(p: KernelProbeResult['probe']): ProbeSpec {
 export async function crossCheck(
   lab: KernelLab,
   probe: KernelProbe,
-  spec: NetworkSpec = lab.spec,
+  opts: CrossCheckOptions = {},
 ): Promise<CrossCheck> {
   const raw = await lab.probe(probe);
-  const { network, problems } = buildNetwork(spec);
+  const { network, problems } = buildNetwork(opts.spec ?? lab.spec);
   if (!network) throw new Error(`engine refuses the spec: ${JSON.stringify(problems)}`);
-  const runs = enumerateOutcomes(network, engineProbe(raw.probe)).runs;
+  const runs = enumerateOutcomes(
+    network,
+    engineProbe(raw.probe),
+    opts.state ? { state: opts.state } : {},
+  ).runs;
   const kernel = kernelVerdict(raw.result);
   // Among the runs with the kernel's outcome, prefer one whose rule traces match too: with
   // statistic rules several branches can end alike (e.g. every endpoint unreachable).
@@ -270,6 +284,15 @@ export async function crossCheck(
     candidates.find((c) => c.traces.every((t) => sameSeq(t.kernel, t.engine))) ?? candidates[0];
   const run = best?.r ?? runs[0];
   if (!run) throw new Error('the engine produced no run');
+  if (opts.state) {
+    // The kernel keeps what this connection left (conntrack, `recent` lists): so does the
+    // engine, by replaying the branch that matched.
+    const replay = scriptedChooser(
+      run.choices.map((c) => c.index),
+      () => {},
+    );
+    runProbe(network, opts.state, engineProbe(raw.probe), replay);
+  }
   return {
     probe: raw.probe,
     kernel,

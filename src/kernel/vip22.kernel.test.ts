@@ -53,7 +53,7 @@ labSuite(
     });
 
     it('the harness notices a wrong engine: without the DNAT rule it predicts sshd', async () => {
-      const c = await crossCheck(lab(), toVip, vip22Network(null));
+      const c = await crossCheck(lab(), toVip, { spec: vip22Network(null) });
       expect(verdictText(c.kernel)).toBe(`answered "${POD}" src=${NODE_IP}`);
       expect(verdictText(c.engine)).toBe(`answered "${SSHD}" src=${CLIENT_IP}`);
       const first = c.traces.find((t) => t.host === 'cp-1' && t.packet === 'first');
