@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { NetworkSpec } from '../engine/index.ts';
-import { crossCheck } from './compare.ts';
+import { crossCheck, verdictText } from './compare.ts';
 import { expectAgreement, traceOf } from './expect.ts';
 import { KernelLab } from './lab.ts';
 import { describeKernel } from './support.ts';
@@ -125,5 +125,50 @@ describeKernel('routing, as a connecting client sees it', () => {
     // The server's answer goes to 10.0.3.10 through gw's eth2, where nobody is.
     expectAgreement(loose, 'timeout');
     expect(traceOf(loose, 'gw')).toEqual(['filter:FORWARD:policy:ACCEPT']);
+  });
+});
+
+/** Two routers behind an ECMP route; both hold 10.5.0.1 and answer on port 80. */
+const ecmp: NetworkSpec = {
+  hosts: [
+    {
+      name: 'client',
+      interfaces: [{ name: 'eth0', addresses: ['10.0.1.10/24'], segment: 'lan' }],
+      routes: [{ to: '10.5.0.0/24', nexthops: [{ via: '10.0.1.1' }, { via: '10.0.1.2' }] }],
+    },
+    ...[1, 2].map((k) => ({
+      name: `r${k}`,
+      interfaces: [{ name: 'eth0', addresses: [`10.0.1.${k}/24`, '10.5.0.1/32'], segment: 'lan' }],
+      listeners: [{ process: `r${k}`, proto: 'tcp' as const, address: '0.0.0.0', port: 80 }],
+    })),
+  ],
+};
+
+describeKernel('ECMP next hops', () => {
+  let lab: KernelLab | null = null;
+  beforeAll(async () => {
+    lab = await KernelLab.start(ecmp);
+  });
+  afterAll(() => lab?.close());
+
+  it('the kernel takes one of the paths the engine enumerates (L3 hash: always the same one)', async () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 4; i++) {
+      const c = await crossCheck(lab as KernelLab, {
+        kind: 'connect',
+        from: 'client',
+        proto: 'tcp',
+        dst: '10.5.0.1',
+        dport: 80,
+      });
+      expect(c.possible.map((p) => p.verdict)).toEqual([
+        'answered "r1@r1" src=10.0.1.10',
+        'answered "r2@r2" src=10.0.1.10',
+      ]);
+      expectAgreement(c);
+      seen.add(verdictText(c.kernel));
+    }
+    // fib_multipath_hash_policy=0 hashes addresses only: one client, one destination, one path.
+    expect(seen.size).toBe(1);
   });
 });
