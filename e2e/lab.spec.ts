@@ -99,10 +99,7 @@ test('a share link restores the scenario, the edit and the exact step', async ({
   const other = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await other.goto(url);
   await expect(other.getByTestId('verdict')).toContainText('pod nettest');
-  await expect(other.getByTestId('diagram-svg')).toHaveAttribute(
-    'data-step',
-    String(at),
-  );
+  await expect(other.getByTestId('diagram-svg')).toHaveAttribute('data-step', String(at));
   await expect(other.getByTestId('packet-dst')).toHaveText(/^10\.244\./);
   await other.close();
 });

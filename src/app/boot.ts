@@ -4,6 +4,7 @@
  */
 import type { ScenarioEntry } from './scenario/entry.ts';
 import type { LabDoc } from './store/lab-store.ts';
+import type { RunInput } from './worker/protocol.ts';
 import { decodeShare, SHARE_PARAM } from './store/share.ts';
 import { loadEdit, loadLast, type KeyValue } from './store/persist.ts';
 
@@ -25,36 +26,77 @@ export function readFlags(search: string, hash: string): UrlFlags {
   };
 }
 
-export function startingPoint(
-  scenarios: readonly ScenarioEntry[],
+/** The lab's starting place, decided on ids only (no YAML parsing): see startingPoint. */
+export interface StartPick {
+  readonly id: string;
+  readonly restore: Partial<LabDoc>;
+}
+
+export function pickStart(
+  ids: readonly string[],
   flags: UrlFlags,
   kv: KeyValue | null,
-): { entry: ScenarioEntry; restore: Partial<LabDoc> } | null {
-  const byId = (id: string | null | undefined) => scenarios.find((s) => s.id === id);
+): StartPick | null {
+  const has = (id: string | null | undefined): id is string => !!id && ids.includes(id);
   const shared = flags.share ? decodeShare(flags.share) : null;
-  if (shared) {
-    const entry = byId(shared.scenarioId);
-    if (entry) {
-      const manifests = shared.manifests ?? undefined;
-      return { entry, restore: { ...shared, ...(manifests !== undefined ? { manifests } : {}) } };
-    }
-  }
+  if (shared && has(shared.scenarioId)) return { id: shared.scenarioId, restore: shared };
   const last = loadLast(kv);
-  const entry =
-    byId(flags.scenario) ?? (flags.scenario ? undefined : byId(last?.scenarioId)) ?? scenarios[0];
-  if (!entry) return null;
-  const sameAsLast = last?.scenarioId === entry.id;
-  const variant =
-    sameAsLast && last?.variant && entry.variants.some((v) => v.id === last.variant)
-      ? last.variant
-      : null;
-  const edit = loadEdit(kv, entry.id, variant);
+  const id = has(flags.scenario)
+    ? flags.scenario
+    : !flags.scenario && has(last?.scenarioId)
+      ? (last?.scenarioId as string)
+      : ids[0];
+  if (!id) return null;
+  const sameAsLast = last?.scenarioId === id;
+  const variant = sameAsLast ? (last?.variant ?? null) : null;
+  const edit = loadEdit(kv, id, variant);
   return {
-    entry,
+    id,
     restore: {
       variant,
       ...(edit !== null ? { manifests: edit } : {}),
       ...(sameAsLast && last?.path ? { path: last.path } : {}),
     },
   };
+}
+
+/** The first simulation's input, as the controller will ask for it (so the two can be one). */
+export function firstInput(
+  files: readonly { id: string; text: string }[],
+  flags: UrlFlags,
+  kv: KeyValue | null,
+): RunInput | null {
+  const pick = pickStart(
+    files.map((f) => f.id),
+    flags,
+    kv,
+  );
+  const file = pick && files.find((f) => f.id === pick.id);
+  if (!pick || !file) return null;
+  const r = pick.restore;
+  return {
+    scenario: file.text,
+    ...(r.manifests !== undefined ? { manifests: r.manifests } : {}),
+    ...(r.variant ? { variant: r.variant } : {}),
+    ...(r.path ? { path: r.path } : {}),
+  };
+}
+
+export function startingPoint(
+  scenarios: readonly ScenarioEntry[],
+  flags: UrlFlags,
+  kv: KeyValue | null,
+): { entry: ScenarioEntry; restore: Partial<LabDoc> } | null {
+  const pick = pickStart(
+    scenarios.map((s) => s.id),
+    flags,
+    kv,
+  );
+  const entry = pick && scenarios.find((s) => s.id === pick.id);
+  if (!pick || !entry) return null;
+  const variant = pick.restore.variant;
+  // A variant remembered from an older version of the scenario may be gone.
+  if (variant && !entry.variants.some((v) => v.id === variant))
+    return { entry, restore: { ...pick.restore, variant: null } };
+  return { entry, restore: pick.restore };
 }

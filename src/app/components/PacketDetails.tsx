@@ -1,3 +1,4 @@
+import { useDeferredValue } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLab } from './context.tsx';
 import { stepsOf } from '../store/lab-store.ts';
@@ -7,7 +8,8 @@ import { FIELDS, fieldValue } from '../model/packet.ts';
 /** The packet as it entered and left the current host: every header field, changes marked. */
 export function PacketDetails() {
   const { t } = useTranslation();
-  const steps = useLab(stepsOf);
+  // Deferred: the diagram commits first, the long lists follow in a background render.
+  const steps = useDeferredValue(useLab(stepsOf));
   const step = useLab((s) => s.doc.step);
   const pass = hostPasses(steps).find((p) => p.firstStep <= step && step <= p.lastStep);
   if (!pass) return null;

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLab } from './context.tsx';
 import { stepsOf } from '../store/lab-store.ts';
@@ -10,8 +10,9 @@ const AUTO = '';
 /** The current node's iptables-save, rules this packet matched highlighted, current one in view. */
 export function RulesPanel() {
   const { t } = useTranslation();
-  const rules = useLab((s) => s.result?.rules ?? null);
-  const steps = useLab(stepsOf);
+  const rules = useDeferredValue(useLab((s) => s.result?.rules ?? null));
+  // Deferred: the diagram commits first, the long lists follow in a background render.
+  const steps = useDeferredValue(useLab(stepsOf));
   const step = useLab((s) => s.doc.step);
   const [pinned, setPinned] = useState(AUTO);
   const [open, setOpen] = useState<Record<string, boolean>>({});

@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useRef } from 'react';
+import { Fragment, useDeferredValue, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useActions, useLab } from './context.tsx';
 import { stepsOf } from '../store/lab-store.ts';
@@ -10,7 +10,8 @@ import { scrollWithin } from './scroll.ts';
 /** The event list, as Packet Tracer's simulation mode shows it, synchronised with the token. */
 export function TracePanel() {
   const { t } = useTranslation();
-  const steps = useLab(stepsOf);
+  // Deferred: the diagram commits first, the long lists follow in a background render.
+  const steps = useDeferredValue(useLab(stepsOf));
   const step = useLab((s) => s.doc.step);
   const hideMisses = useLab((s) => s.hideMisses);
   const { setStep, setHideMisses } = useActions();

@@ -1,13 +1,7 @@
-/** Every scenario file shipped with the lab (scenarios/*.yaml), bundled as text. */
-import { readScenario, scenarioId, sortScenarios, type ScenarioEntry } from './entry.ts';
+/** Every scenario file shipped with the lab, read into menu cards (same order as the files). */
+import { readScenario, type ScenarioEntry } from './entry.ts';
+import { SCENARIO_FILES } from './files.ts';
 
-// Eager: the files are small, and the picker shows every title without waiting.
-const files = import.meta.glob('/scenarios/*.yaml', {
-  query: '?raw',
-  import: 'default',
-  eager: true,
-}) as Record<string, string>;
-
-export const SCENARIOS: readonly ScenarioEntry[] = sortScenarios(
-  Object.entries(files).map(([path, text]) => readScenario(scenarioId(path), text)),
+export const SCENARIOS: readonly ScenarioEntry[] = SCENARIO_FILES.map((f) =>
+  readScenario(f.id, f.text),
 );

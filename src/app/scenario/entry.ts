@@ -68,14 +68,7 @@ export function readScenario(id: string, source: string): ScenarioEntry {
   };
 }
 
-/** `/scenarios/000-vip22.yaml` → `000-vip22`. */
-export function scenarioId(path: string): string {
-  return path.replace(/^.*\//, '').replace(/\.ya?ml$/, '');
-}
-
-export function sortScenarios(list: ScenarioEntry[]): ScenarioEntry[] {
-  return list.sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
-}
+export { scenarioId } from './entry-id.ts';
 
 /** The editor's starting text for a scenario and variant. */
 export function originalManifests(s: ScenarioEntry, variant: string | null): string {

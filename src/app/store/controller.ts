@@ -22,9 +22,10 @@ export interface LabController {
 
 export function inputOf(s: LabState): RunInput | null {
   if (!s.scenario) return null;
+  // Unedited manifests are left out: runLab uses the scenario's (or the variant's) own.
   return {
     scenario: s.scenario.text,
-    manifests: s.doc.manifests,
+    ...(s.doc.manifests !== s.original ? { manifests: s.doc.manifests } : {}),
     ...(s.doc.variant ? { variant: s.doc.variant } : {}),
     ...(s.doc.path ? { path: s.doc.path } : {}),
   };

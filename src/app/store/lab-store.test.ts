@@ -26,6 +26,7 @@ function fakeClient(): LabClient & { inputs: RunInput[] } {
     starts: 1,
     mode: 'worker',
     dispose() {},
+    prefetch() {},
     async run(input): Promise<RunOutcome> {
       inputs.push(input);
       const m = input.manifests ?? '';

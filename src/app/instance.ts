@@ -1,0 +1,34 @@
+/**
+ * One lab's machinery outside React: store, worker client, controller. main.tsx creates it
+ * before the first render so the worker boots and simulates while React mounts.
+ */
+import { createLabStore, type LabStore } from './store/lab-store.ts';
+import { createLabController } from './store/controller.ts';
+import { browserStorage } from './store/persist.ts';
+import { createBrowserClient } from './worker/browser-client.ts';
+import type { LabClient } from './worker/client.ts';
+import { startingPoint, type UrlFlags } from './boot.ts';
+import type { ScenarioEntry } from './scenario/entry.ts';
+
+export interface LabInstance {
+  readonly store: LabStore;
+  dispose(): void;
+}
+
+export function createLabInstance(
+  scenarios: readonly ScenarioEntry[],
+  flags: UrlFlags,
+  client: LabClient = createBrowserClient(),
+): LabInstance {
+  const store = createLabStore();
+  const controller = createLabController(store, client, { storage: browserStorage() });
+  const start = startingPoint(scenarios, flags, browserStorage());
+  if (start) store.actions.loadScenario(start.entry, start.restore);
+  return {
+    store,
+    dispose() {
+      controller.dispose();
+      client.dispose();
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.tsx';
+import { browserLang, createI18n, type Lang } from './i18n/index.ts';
+import { SCENARIOS } from './scenario/catalog.ts';
+import type { UrlFlags } from './boot.ts';
+import { createLabInstance } from './instance.ts';
+import { browserStorage, loadPref } from './store/persist.ts';
+import { initialTheme } from './components/prefs.tsx';
+import type { LabClient } from './worker/client.ts';
+import './styles/base.css';
+import './styles/lab.css';
+import './styles/diagram.css';
+
+/** Mounts the lab; `client` is the worker main.tsx already started. */
+export function start(flags: UrlFlags, client: LabClient): void {
+  const lab = createLabInstance(SCENARIOS, flags, client);
+  const saved = loadPref(browserStorage(), 'lang');
+  const lang: Lang = saved === 'en' || saved === 'zh' ? saved : browserLang();
+  document.documentElement.dataset.theme = initialTheme();
+  const root = document.getElementById('root');
+  if (!root) return;
+  createRoot(root).render(
+    <StrictMode>
+      <App i18n={createI18n(lang)} lang={lang} scenarios={SCENARIOS} flags={flags} lab={lab} />
+    </StrictMode>,
+  );
+}
