@@ -31,6 +31,9 @@ export interface DiagramInstance {
 type G = Selection<SVGGElement, unknown, null, undefined>;
 const CHAR_W = 6.7;
 
+/** Escapes a value for an attribute selector (CSS.escape is missing in some test DOMs). */
+const esc = (v: string) => v.replace(/["\\]/g, '\\$&');
+
 const line = (p: readonly Point[]) =>
   p.length ? `M${p.map((q) => `${q.x},${q.y}`).join('L')}` : '';
 
@@ -71,6 +74,11 @@ export function createDiagram(svgEl: SVGSVGElement, text: DiagramText): DiagramI
 
   const zb: ZoomBehavior<SVGSVGElement, unknown> = zoom<SVGSVGElement, unknown>()
     .scaleExtent([0.2, 4])
+    // Explicit extent: d3's default reads SVG length objects some DOMs (jsdom) do not have.
+    .extent(() => [
+      [0, 0],
+      [svgEl.clientWidth || 960, svgEl.clientHeight || 540],
+    ])
     .on('zoom', (e: { transform: { toString(): string } }) =>
       viewport.attr('transform', e.transform.toString()),
     );
@@ -123,13 +131,12 @@ export function createDiagram(svgEl: SVGSVGElement, text: DiagramText): DiagramI
     hosts.selectAll('g.strip').classed('hit', false).classed('current', false);
     hosts.selectAll('text.strip-badge').text('');
     hosts.selectAll('g.process, text.process').classed('reached', false);
-    const hostSel = hosts.select(`g.host[data-host="${CSS.escape(s.host)}"]`);
+    const hostSel = hosts.select(`g.host[data-host="${esc(s.host)}"]`);
     if (s.hook) hostSel.select(`g.hook[data-hook="${s.hook}"]`).classed('active', true);
-    if (s.process)
-      hostSel.selectAll(`[data-process="${CSS.escape(s.process)}"]`).classed('reached', true);
+    if (s.process) hostSel.selectAll(`[data-process="${esc(s.process)}"]`).classed('reached', true);
     for (const m of stripMarks) {
       const strip = hosts.select(
-        `g.host[data-host="${CSS.escape(m.host)}"] g.hook[data-hook="${m.hook}"] g.strip[data-table="${m.table}"]`,
+        `g.host[data-host="${esc(m.host)}"] g.hook[data-hook="${m.hook}"] g.strip[data-table="${m.table}"]`,
       );
       strip.classed('hit', true).classed('current', m.current);
       if (m.badge) strip.select('text.strip-badge').text(m.badge);
@@ -143,7 +150,7 @@ export function createDiagram(svgEl: SVGSVGElement, text: DiagramText): DiagramI
     for (const b of scene.branches) {
       const box = scene.layout.hosts.find((h) => h.name === b.host);
       if (!box) continue;
-      const g = hosts.select(`g.host[data-host="${CSS.escape(b.host)}"] g.branch-badge`);
+      const g = hosts.select(`g.host[data-host="${esc(b.host)}"] g.branch-badge`);
       const bg = g
         .append('g')
         .attr('class', `branch${b.run === lastRun ? ' selected' : ''}`)
