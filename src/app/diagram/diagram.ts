@@ -91,7 +91,9 @@ export function createDiagram(svgEl: SVGSVGElement, text: DiagramText): DiagramI
     size = { w, h };
     // The packet header overlay covers the top of the panel.
     const top = 44;
-    const k = Math.min(w / lastLayout.width, (h - top) / lastLayout.height, 1.25);
+    // ... and the zoom buttons its right edge.
+    const side = 44;
+    const k = Math.min((w - 2 * side) / lastLayout.width, (h - top) / lastLayout.height, 1.25);
     const tx = (w - lastLayout.width * k) / 2;
     const ty = top + (h - top - lastLayout.height * k) / 2;
     svg.call(zb.transform, zoomIdentity.translate(tx, ty).scale(k));

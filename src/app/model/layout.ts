@@ -156,9 +156,12 @@ export function layoutDiagram({ cluster, runs, rules }: LayoutInput): DiagramLay
 
   const hosts: HostBox[] = [];
   let x = MARGIN;
-  const outside = [...byKind('client'), ...byKind('router')];
-  if (outside.length) {
-    outside.forEach((h, i) => {
+  // Clients, then the routers in front of the cluster, then the nodes: left to right as the
+  // packet goes.
+  for (const kind of ['client', 'router'] as const) {
+    const list = byKind(kind);
+    if (!list.length) continue;
+    list.forEach((h, i) => {
       hosts.push(simpleBox(h, x, TOP + i * (SIMPLE_H + ROW_GAP), visited, ifacesSeen, 'top'));
     });
     x += SIMPLE_W + COL_GAP;
