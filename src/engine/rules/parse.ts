@@ -208,6 +208,9 @@ export function parseRuleset(text: string, options: ParseOptions = {}): ParseRes
         diagnostics.push(invalid);
         continue;
       }
+      if (rule.targetName !== null && userChains(table).has(rule.targetName)) {
+        rule.jumpTo = table.chains.get(rule.targetName) ?? null;
+      }
       if (at === chain.rules.length) chain.rules.push(rule);
       else {
         chain.rules.splice(at, 0, rule);

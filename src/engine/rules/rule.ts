@@ -5,12 +5,14 @@
  */
 import { parseRuleBody, type ParsedRuleBody } from './parse-rule.ts';
 import { tokenizeLine } from './tokenize.ts';
-import type { Rule, RuleItem, TableName, TargetSpec } from './types.ts';
+import type { Chain, Rule, RuleItem, TableName, TargetSpec } from './types.ts';
 
 export class TextRule implements Rule {
   index: number;
   readonly targetName: string | null;
   readonly targetColumn: number;
+  /** The user chain this rule jumps or goes to, resolved when the rule was read. */
+  jumpTo: Chain | null = null;
   private body: ParsedRuleBody | null;
 
   constructor(

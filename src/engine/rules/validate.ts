@@ -1,6 +1,7 @@
 /** The checks iptables-restore and the kernel make: targets, values, loops, hook validity. */
 import { lookupTarget } from './extensions.ts';
 import { compileRule, type CompiledRule } from './compile.ts';
+import { TextRule } from './rule.ts';
 import type { ParsedRuleBody } from './parse-rule.ts';
 import {
   BUILTIN_CHAINS,
@@ -121,8 +122,9 @@ export function validateTable(table: Table): Diagnostic[] {
     const out: Edge[] = [];
     for (const r of chain.rules) {
       if (r.targetName === null) continue;
-      const to = table.chains.get(r.targetName);
-      if (to && !to.builtin) out.push({ rule: r, to });
+      // Rules read from text resolved their jump target already; others are looked up.
+      const to = r instanceof TextRule && r.jumpTo ? r.jumpTo : table.chains.get(r.targetName);
+      if (to && !to.builtin && table.chains.get(to.name) === to) out.push({ rule: r, to });
     }
     edges.set(chain, out);
   }
