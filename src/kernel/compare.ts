@@ -15,102 +15,29 @@ import {
 } from '../engine/index.ts';
 import { scriptedChooser } from '../engine/choice.ts';
 import { runProbe } from '../engine/network.ts';
-import type { AgentResult } from './agents.ts';
+import { engineVerdict, kernelVerdict, verdictText, type Verdict } from './verdict.ts';
 import { kernelNotation, type HandleMap, type KernelBlock } from './kernel-trace.ts';
 import type { KernelLab, KernelProbe, KernelProbeResult } from './lab.ts';
-
-/** The three outcomes of DOMAIN.md, plus what the probe reported in detail. */
-export type Verdict =
-  | {
-      readonly kind: 'answered';
-      readonly reply: string;
-      readonly srcSeen: string;
-      readonly srcPortSeen: number;
-    }
-  | { readonly kind: 'refused'; readonly errno: string }
-  | { readonly kind: 'timeout' }
-  | { readonly kind: 'other'; readonly what: string };
-
-/** The errno a client socket gets for an ICMP unreachable code (net/ipv4/icmp.c icmp_err_convert). */
-const VIA_ERRNO: Readonly<Record<string, string>> = {
-  'tcp-reset': 'ECONNREFUSED',
-  'icmp-port-unreachable': 'ECONNREFUSED',
-  'icmp-net-unreachable': 'ENETUNREACH',
-  'icmp-host-unreachable': 'EHOSTUNREACH',
-  'icmp-admin-prohibited': 'EHOSTUNREACH',
-  'icmp-code-9': 'ENETUNREACH',
-  'icmp-code-10': 'EHOSTUNREACH',
-};
-
-/** Errors a connecting socket gets at once, or from an ICMP error / RST: all "refused". */
-const REFUSALS = ['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EACCES', 'EINVAL', 'EPERM'];
-
-/** connect() errors for the engine's local routing failures. */
-const LOCAL_ERRNO: Readonly<Record<string, string>> = {
-  'no-route': 'ENETUNREACH',
-  'route-unreachable': 'EHOSTUNREACH',
-  'route-prohibit': 'EACCES',
-  'route-blackhole': 'EINVAL',
-  'loopback-source': 'EINVAL',
-};
-
-export function kernelVerdict(r: AgentResult): Verdict {
-  switch (r.kind) {
-    case 'answered':
-      return { kind: 'answered', reply: r.reply, srcSeen: r.srcSeen, srcPortSeen: r.srcPortSeen };
-    case 'timeout':
-      return r.connected
-        ? { kind: 'other', what: 'connected, but no answer' }
-        : { kind: 'timeout' };
-    case 'error':
-      return REFUSALS.includes(r.code)
-        ? { kind: 'refused', errno: r.code }
-        : { kind: 'other', what: r.code };
-    default:
-      return { kind: 'other', what: `garbled answer: ${r.text}` };
-  }
-}
-
-export function engineVerdict(o: Outcome): Verdict {
-  switch (o.kind) {
-    case 'answered':
-      return { kind: 'answered', reply: o.reply, srcSeen: o.srcSeen, srcPortSeen: o.srcPortSeen };
-    case 'refused':
-      return { kind: 'refused', errno: VIA_ERRNO[o.via] ?? `?${o.via}` };
-    case 'unreachable':
-      // A local failure: connect() fails with the route type's error (fib_props in
-      // net/ipv4/fib_semantics.c), or EHOSTUNREACH once ARP gives up.
-      return {
-        kind: 'refused',
-        errno: o.reason.includes('ARP')
-          ? 'EHOSTUNREACH'
-          : (LOCAL_ERRNO[o.reason] ?? `?${o.reason}`),
-      };
-    case 'timeout':
-      return { kind: 'timeout' };
-    default:
-      return { kind: 'other', what: o.kind };
-  }
-}
-
-/** `answered SSH-2.0 src=192.168.50.10` — what tests compare, without the source port. */
-export function verdictText(v: Verdict): string {
-  switch (v.kind) {
-    case 'answered':
-      return `answered "${v.reply}" src=${v.srcSeen}`;
-    case 'refused':
-      return `refused ${v.errno}`;
-    case 'timeout':
-      return 'timeout';
-    default:
-      return `other ${v.what}`;
-  }
-}
 
 const TCP_FLAGS = ['SYN', 'ACK', 'RST', 'FIN', 'PSH', 'URG'];
 
 function isTcp(b: KernelBlock): boolean {
   return b.fields.SPORT !== undefined && TCP_FLAGS.some((f) => b.flags.has(f));
+}
+
+/**
+ * xtables-monitor prints no protocol: a packet without ports is taken for an ICMP error, unless
+ * it is multicast or broadcast from nowhere (IGMP reports of a bridge joining its groups).
+ */
+function isIcmpError(b: KernelBlock): boolean {
+  const dst = b.fields.DST ?? '';
+  const first = Number(dst.split('.')[0]);
+  return (
+    b.fields.SPORT === undefined &&
+    b.fields.SRC !== '0.0.0.0' &&
+    !(first >= 224 && first <= 239) &&
+    dst !== '255.255.255.255'
+  );
 }
 
 /**
@@ -127,12 +54,20 @@ export function selectPackets(
     probe.proto === 'tcp'
       ? isTcp(b) && b.flags.has('SYN') && !b.flags.has('ACK')
       : !isTcp(b) && b.fields.SPORT === sport;
+  const first = pick(isFirst);
+  // A late packet of an earlier probe's connection (a client's RST after the rules changed,
+  // say) must not pass for the answer: where the first packet was seen, the answer comes
+  // from one of the ports it was sent to.
+  const sentTo = new Set(first.map((b) => b.fields.DPORT));
   const isReply = (b: KernelBlock) =>
-    b.fields.SPORT === undefined || // ICMP error
-    (probe.proto === 'tcp'
-      ? isTcp(b) && (b.flags.has('RST') || (b.flags.has('SYN') && b.flags.has('ACK')))
-      : !isTcp(b) && b.fields.DPORT === sport);
-  const pick = (pred: (b: KernelBlock) => boolean) => {
+    isIcmpError(b) ||
+    ((sentTo.size === 0 || sentTo.has(b.fields.SPORT)) &&
+      (probe.proto === 'tcp'
+        ? isTcp(b) && (b.flags.has('RST') || (b.flags.has('SYN') && b.flags.has('ACK')))
+        : !isTcp(b) && b.fields.DPORT === sport));
+  return { first, reply: pick(isReply) };
+
+  function pick(pred: (b: KernelBlock) => boolean): KernelBlock[] {
     const head = blocks.find(pred);
     if (!head) return [];
     // SYN-ACKs and RSTs all carry IP ID 0: a retransmission shows up as the same base chain
@@ -148,8 +83,7 @@ export function selectPackets(
       out.push(b);
     }
     return out;
-  };
-  return { first: pick(isFirst), reply: pick(isReply) };
+  }
 }
 
 export function kernelSequence(blocks: readonly KernelBlock[], handles: HandleMap): string[] {

@@ -1,6 +1,7 @@
 /** Assertions shared by the kernel suites: the kernel and the engine must tell the same story. */
 import { expect } from 'vitest';
-import { comparisonText, verdictText, type CrossCheck, type Verdict } from './compare.ts';
+import { comparisonText, type CrossCheck } from './compare.ts';
+import { verdictText, type Verdict } from './verdict.ts';
 
 /** Outcome, source address seen, and every traced rule sequence agree; `expected` pins the outcome. */
 export function expectAgreement(c: CrossCheck, expected?: string): void {

@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { NetworkSpec } from '../engine/index.ts';
-import { crossCheck, verdictText } from './compare.ts';
+import { crossCheck } from './compare.ts';
+import { verdictText } from './verdict.ts';
 import { expectAgreement, traceOf } from './expect.ts';
 import { KernelLab } from './lab.ts';
 import { describeKernel } from './support.ts';

@@ -1,7 +1,8 @@
 /** DOMAIN §1 on the real kernel: VIP:22 lands on sshd or on the LoadBalancer Service's pod. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CLIENT_IP, LB_RULES, NODE_IP, VIP, vip22Network } from '../engine/testing/vip22.ts';
-import { crossCheck, verdictText } from './compare.ts';
+import { crossCheck } from './compare.ts';
+import { verdictText } from './verdict.ts';
 import { expectAgreement, traceOf } from './expect.ts';
 import { etpLocalNetwork } from './fixtures.ts';
 import { KernelLab } from './lab.ts';
