@@ -1,8 +1,7 @@
 /**
-/**
- * `npm run bench` (built like the site, without tsx, so the figures are those of shipped code): prints the engine's speed figures on a kube-proxy-shaped ruleset of 10,000
- * Services x 3 endpoints (the figures issue #2 asks for), plus `iptables-restore --test` on the same
- * file as the kernel's own reference when the machine has it.
+ * `npm run bench`: the engine's speed figures on a kube-proxy-shaped ruleset of 10,000 Services x 3
+ * endpoints (issue #2), plus `iptables-restore --test` on the same file as the kernel's reference.
+ * The script is bundled like the site (vite SSR build), so the figures are those of shipped code.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
