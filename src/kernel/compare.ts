@@ -77,9 +77,11 @@ export function selectPackets(
     for (const b of blocks) {
       if (!pred(b) || b.fields.ID !== head.fields.ID) continue;
       const e = b.events[0];
-      const key = e ? `${e.table}:${e.chain}:${b.fields.IN ?? ''}>${b.fields.OUT ?? ''}` : '';
-      if (seen.has(key)) break;
-      seen.add(key);
+      if (e) {
+        const key = `${e.table}:${e.chain}:${b.fields.IN ?? ''}>${b.fields.OUT ?? ''}`;
+        if (seen.has(key)) break;
+        seen.add(key);
+      }
       out.push(b);
     }
     return out;
