@@ -1,8 +1,8 @@
-import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLab } from './context.tsx';
 import { stepsOf } from '../store/lab-store.ts';
-import { parseRulesText } from '../model/rules-view.ts';
+import { parseRulesText, type ChainView } from '../model/rules-view.ts';
 import { scrollWithin } from './scroll.ts';
 
 const AUTO = '';
@@ -48,6 +48,10 @@ export function RulesPanel() {
     if (body.current && line) scrollWithin(body.current, line, 'center');
   }, [current, host]);
 
+  const toggle = useCallback(
+    (key: string, now: boolean) => setOpen((o) => ({ ...o, [key]: !now })),
+    [],
+  );
   const allOpen = tables.every((tb) =>
     tb.chains.every((c) => !c.rules.length || open[`${tb.name}/${c.name}`] === true),
   );
@@ -113,37 +117,17 @@ export function RulesPanel() {
               .filter((c) => c.rules.length > 0)
               .map((c) => {
                 const key = `${tb.name}/${c.name}`;
-                const hasMatch = c.rules.some((r) => matched.has(r.line));
-                const o = isOpen(key, hasMatch, c.rules.length);
+                const lines = c.rules.filter((r) => matched.has(r.line)).map((r) => r.line);
                 return (
-                  <div
+                  <ChainBlock
                     key={key}
-                    className={`chain${hasMatch ? ' has-match' : ''}`}
-                    data-chain={c.name}
-                  >
-                    <button
-                      type="button"
-                      className="chain-head"
-                      aria-expanded={o}
-                      onClick={() => setOpen({ ...open, [key]: !o })}
-                    >
-                      <span className="caret">{o ? '▾' : '▸'}</span> :{c.name}{' '}
-                      <span className="muted">{c.policy}</span>{' '}
-                      <span className="muted">· {t('rules.count', { count: c.rules.length })}</span>
-                    </button>
-                    {o &&
-                      c.rules.map((r) => (
-                        <div
-                          key={r.line}
-                          className={`rule-line${matched.has(r.line) ? ' matched' : ''}${r.line === current ? ' current' : ''}`}
-                          data-line={r.line}
-                          title={matched.has(r.line) ? t('rules.matched') : undefined}
-                        >
-                          <span className="ln">{r.line}</span>
-                          <code>{r.text}</code>
-                        </div>
-                      ))}
-                  </div>
+                    id={key}
+                    chain={c}
+                    matchedKey={lines.join(',')}
+                    current={c.rules.some((r) => r.line === current) ? current : -1}
+                    open={isOpen(key, lines.length > 0, c.rules.length)}
+                    onToggle={toggle}
+                  />
                 );
               })}
           </div>
@@ -152,3 +136,50 @@ export function RulesPanel() {
     </section>
   );
 }
+
+/** One chain, memoised: a step re-renders only the chains whose highlighted lines changed. */
+const ChainBlock = memo(function ChainBlock({
+  id,
+  chain,
+  matchedKey,
+  current,
+  open,
+  onToggle,
+}: {
+  id: string;
+  chain: ChainView;
+  /** The matched line numbers, joined: a string keeps memo's comparison cheap and exact. */
+  matchedKey: string;
+  current: number;
+  open: boolean;
+  onToggle: (key: string, open: boolean) => void;
+}) {
+  const { t } = useTranslation();
+  const matched = new Set(matchedKey ? matchedKey.split(',').map(Number) : []);
+  return (
+    <div className={`chain${matched.size ? ' has-match' : ''}`} data-chain={chain.name}>
+      <button
+        type="button"
+        className="chain-head"
+        aria-expanded={open}
+        onClick={() => onToggle(id, open)}
+      >
+        <span className="caret">{open ? '▾' : '▸'}</span> :{chain.name}{' '}
+        <span className="muted">{chain.policy}</span>{' '}
+        <span className="muted">· {t('rules.count', { count: chain.rules.length })}</span>
+      </button>
+      {open &&
+        chain.rules.map((r) => (
+          <div
+            key={r.line}
+            className={`rule-line${matched.has(r.line) ? ' matched' : ''}${r.line === current ? ' current' : ''}`}
+            data-line={r.line}
+            title={matched.has(r.line) ? t('rules.matched') : undefined}
+          >
+            <span className="ln">{r.line}</span>
+            <code>{r.text}</code>
+          </div>
+        ))}
+    </div>
+  );
+});

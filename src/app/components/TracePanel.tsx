@@ -1,8 +1,9 @@
-import { Fragment, useDeferredValue, useEffect, useRef } from 'react';
+import { Fragment, memo, useDeferredValue, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useActions, useLab } from './context.tsx';
 import { stepsOf } from '../store/lab-store.ts';
 import { headerText } from '../model/packet.ts';
+import type { Step } from '../model/timeline.ts';
 import { detailOf, verdictOfEvent, whereOf } from './trace-text.ts';
 import { PacketDetails } from './PacketDetails.tsx';
 import { scrollWithin } from './scroll.ts';
@@ -58,53 +59,22 @@ export function TracePanel() {
             </tr>
           </thead>
           <tbody>
-            {steps.map((s) => {
-              if (hideMisses && s.miss && s.index !== step) return null;
-              const e = s.event;
-              const { src, dst } = headerText(e.packet);
-              const ch = new Set(s.changed);
-              return (
+            {steps.map((s) =>
+              hideMisses && s.miss && s.index !== step ? null : (
                 <Fragment key={s.index}>
                   {s.index === firstReply && (
                     <tr className="divider">
                       <td colSpan={5}>↩ {t('trace.replyDivider')}</td>
                     </tr>
                   )}
-                  <tr
-                    className={`${s.index === step ? 'current' : ''} ${s.index < step ? 'past' : ''} type-${e.type} ${s.end ? 'end' : ''} ${s.changed.length ? 'rewrite' : ''}`}
-                    data-testid={`trace-row-${s.index}`}
-                    aria-current={s.index === step ? 'step' : undefined}
-                    onClick={() => setStep(s.index)}
-                  >
-                    <td className="num">{s.index + 1}</td>
-                    <td>{e.host}</td>
-                    <td className="what">
-                      <span className={`tag tag-${e.type}`}>{t(`trace.type.${e.type}`)}</span>
-                      {whereOf(e) && <span className="where"> {whereOf(e)}</span>}
-                      {detailOf(e) && (
-                        <code className="detail" title={detailOf(e)}>
-                          {detailOf(e)}
-                        </code>
-                      )}
-                    </td>
-                    <td className="verdict-cell">{verdictOfEvent(e)}</td>
-                    <td className="pkt">
-                      <span className={ch.has('src') || ch.has('sport') ? 'changed' : ''}>
-                        {src}
-                      </span>
-                      <wbr />
-                      {' → '}
-                      <span className={ch.has('dst') || ch.has('dport') ? 'changed' : ''}>
-                        {dst}
-                      </span>
-                      {ch.has('mark') && (
-                        <span className="changed"> mark 0x{e.packet.mark.toString(16)}</span>
-                      )}
-                    </td>
-                  </tr>
+                  <TraceRow
+                    s={s}
+                    state={s.index === step ? 'current' : s.index < step ? 'past' : 'future'}
+                    onPick={setStep}
+                  />
                 </Fragment>
-              );
-            })}
+              ),
+            )}
           </tbody>
         </table>
       </div>
@@ -112,3 +82,52 @@ export function TracePanel() {
     </section>
   );
 }
+
+/**
+ * One row, memoised: while the packet plays only the two rows whose state changed re-render,
+ * which keeps the animation smooth on long traces.
+ */
+const TraceRow = memo(function TraceRow({
+  s,
+  state,
+  onPick,
+}: {
+  s: Step;
+  state: 'past' | 'current' | 'future';
+  onPick: (i: number) => void;
+}) {
+  const { t } = useTranslation();
+  const e = s.event;
+  const { src, dst } = headerText(e.packet);
+  const ch = new Set(s.changed);
+  const where = whereOf(e);
+  const detail = detailOf(e);
+  return (
+    <tr
+      className={`${state} type-${e.type}${s.end ? ' end' : ''}${s.changed.length ? ' rewrite' : ''}`}
+      data-testid={`trace-row-${s.index}`}
+      aria-current={state === 'current' ? 'step' : undefined}
+      onClick={() => onPick(s.index)}
+    >
+      <td className="num">{s.index + 1}</td>
+      <td>{e.host}</td>
+      <td className="what">
+        <span className={`tag tag-${e.type}`}>{t(`trace.type.${e.type}`)}</span>
+        {where && <span className="where"> {where}</span>}
+        {detail && (
+          <code className="detail" title={detail}>
+            {detail}
+          </code>
+        )}
+      </td>
+      <td className="verdict-cell">{verdictOfEvent(e)}</td>
+      <td className="pkt">
+        <span className={ch.has('src') || ch.has('sport') ? 'changed' : ''}>{src}</span>
+        <wbr />
+        {' → '}
+        <span className={ch.has('dst') || ch.has('dport') ? 'changed' : ''}>{dst}</span>
+        {ch.has('mark') && <span className="changed"> mark 0x{e.packet.mark.toString(16)}</span>}
+      </td>
+    </tr>
+  );
+});
