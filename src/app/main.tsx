@@ -12,4 +12,5 @@ const client = createBrowserClient();
 const first = firstInput(SCENARIO_FILES, flags, browserStorage());
 if (first) client.prefetch(first);
 
+performance.mark('hookpath:boot');
 void import('./start.tsx').then((m) => m.start(flags, client));

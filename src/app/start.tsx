@@ -14,6 +14,7 @@ import './styles/diagram.css';
 
 /** Mounts the lab; `client` is the worker main.tsx already started. */
 export function start(flags: UrlFlags, client: LabClient): void {
+  performance.mark('hookpath:app');
   const lab = createLabInstance(SCENARIOS, flags, client);
   const saved = loadPref(browserStorage(), 'lang');
   const lang: Lang = saved === 'en' || saved === 'zh' ? saved : browserLang();

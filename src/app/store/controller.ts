@@ -60,6 +60,7 @@ export function createLabController(
     // Marks for the speed figures (e2e/perf.spec.ts): run start to redraw.
     performance.mark('hookpath:run-start');
     const o = await client.run(input);
+    performance.mark('hookpath:result');
     if (!disposed) store.actions.receive(o);
   };
 
