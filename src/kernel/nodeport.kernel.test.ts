@@ -72,7 +72,7 @@ describeKernel(
       expect(traceOf(c, 'node-1')).toContain('nat:KUBE-POSTROUTING:rule:3:ACCEPT');
     });
 
-    it('the ClusterIP from the node: answered, no masquerade needed for the node source', async () => {
+    it('the ClusterIP from the node: KUBE-SVC masquerades a source outside the pod CIDR', async () => {
       const c = await crossCheck(l(), {
         kind: 'connect',
         from: 'node-1',
