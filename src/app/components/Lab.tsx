@@ -11,6 +11,7 @@ import { TracePanel } from './TracePanel.tsx';
 import { RulesPanel } from './RulesPanel.tsx';
 import { EditorPane } from './EditorPane.tsx';
 import { useShortcuts } from './useShortcuts.ts';
+import { ErrorBoundary } from './ErrorBoundary.tsx';
 import type { LabStore } from '../store/lab-store.ts';
 import type { ScenarioEntry } from '../scenario/entry.ts';
 
@@ -45,7 +46,9 @@ export function Lab({ store, scenarios, editor, embed }: LabProps) {
         <div className="lab-grid">
           {showEditor && (
             <div className="lab-editor">
-              <EditorPane mode={editorReady ? editor : 'plain'} />
+              <ErrorBoundary label="Editor">
+                <EditorPane mode={editorReady ? editor : 'plain'} />
+              </ErrorBoundary>
             </div>
           )}
           <main className="lab-main">
@@ -61,13 +64,19 @@ export function Lab({ store, scenarios, editor, embed }: LabProps) {
                 {showEditor ? t('editor.hide') : t('editor.show')}
               </button>
             </div>
-            <DiagramPanel />
+            <ErrorBoundary label="Diagram">
+              <DiagramPanel />
+            </ErrorBoundary>
             <Controls />
             <StepExplain />
             {!embed && (
               <div className="lab-panels">
-                <TracePanel />
-                <RulesPanel />
+                <ErrorBoundary label="Trace">
+                  <TracePanel />
+                </ErrorBoundary>
+                <ErrorBoundary label="Rules">
+                  <RulesPanel />
+                </ErrorBoundary>
               </div>
             )}
           </main>

@@ -106,8 +106,10 @@ export function buildTimeline(run: RunView): Step[] {
       host: e.host,
       slot,
       before,
-      changed: changedFields(before, e.packet),
-      direction: e.packetId > 1 ? 'reply' : 'request',
+      // A send starts a new packet (the answer, a reset): nothing was rewritten.
+      changed: e.type === 'send' ? [] : changedFields(before, e.packet),
+      direction:
+        e.packetId > 1 || (e.type === 'send' && e.reason !== 'probe') ? 'reply' : 'request',
       miss: e.type === 'miss',
       end: endOf(e),
     };
