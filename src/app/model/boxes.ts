@@ -1,0 +1,230 @@
+/**
+ * The boxes of the diagram: compact hosts (clients, pods, idle nodes), nodes with their netfilter
+ * pipeline, their interfaces, and the wires between them. Pure; layout.ts places them.
+ */
+import type { ClusterView } from '../../cluster/types.ts';
+import type { Hook, TableName } from '../../engine/rules/types.ts';
+import {
+  HOOK_BOXES,
+  HOOK_TABLES,
+  LOCAL_STRIP,
+  NIC_BAR_H,
+  NODE_H,
+  NODE_W,
+  SIMPLE_H,
+  SIMPLE_W,
+  type Rect,
+} from './geometry.ts';
+import type { HookView, HostBox, IfaceBox, ProcessBox, WireView } from './layout.ts';
+
+const BUS_Y = 30;
+const BUS_STEP = 16;
+
+/** Tables present in an iptables-save text (`*nat` lines). */
+export function tablesIn(rules: string | undefined): Set<TableName> {
+  const out = new Set<TableName>();
+  for (const m of (rules ?? '').matchAll(/^\*(raw|mangle|nat|filter|security)\s*$/gm))
+    out.add(m[1] as TableName);
+  return out;
+}
+
+export function isVeth(
+  iface: string,
+  host: string,
+  podHosts: Set<string>,
+  peerOf: Map<string, string>,
+): boolean {
+  const peer = peerOf.get(`${host}/${iface}`);
+  return (
+    iface.startsWith('veth') ||
+    iface.startsWith('cali') ||
+    (peer !== undefined && podHosts.has(peer))
+  );
+}
+
+function titleOf(h: ClusterView['hosts'][number]): string {
+  return h.kind === 'pod' && h.workload ? h.workload : h.name;
+}
+
+function subtitleOf(h: ClusterView['hosts'][number]): string {
+  if (h.kind === 'pod') return h.name;
+  return h.roles.join(', ');
+}
+
+/** Sockets as chips along a strip, after `labelW` pixels kept for the strip's caption; one chip
+ * per process (kube-proxy's health and healthCheckNodePort ports share one). */
+function processBoxes(h: ClusterView['hosts'][number], strip: Rect, labelW: number): ProcessBox[] {
+  const byName = new Map<string, number[]>();
+  for (const p of h.processes) byName.set(p.name, [...(byName.get(p.name) ?? []), p.port]);
+  const w = Math.min(150, (strip.w - labelW) / Math.max(1, byName.size));
+  return [...byName].map(([name, ports], i) => ({
+    name,
+    label: `${name} ${ports.map((p) => `:${p}`).join(',')}`,
+    at: { x: strip.x + labelW + i * w + w / 2, y: strip.y + strip.h / 2 },
+    w: w - 6,
+  }));
+}
+
+export function simpleBox(
+  h: ClusterView['hosts'][number],
+  x: number,
+  y: number,
+  visited: Set<string>,
+  ifacesSeen: Map<string, Set<string>>,
+  side: 'top',
+  bottom: (iface: string) => boolean = () => false,
+  shownPods: Set<string> | null = null,
+  peerOf: Map<string, string> | null = null,
+): HostBox {
+  // A compact node only draws the veths of pods that are drawn.
+  const names = [...(ifacesSeen.get(h.name) ?? [])].filter(
+    (i) =>
+      i !== 'lo' &&
+      (!bottom(i) || !shownPods || shownPods.has(peerOf?.get(`${h.name}/${i}`) ?? '')),
+  );
+  const top = names.filter((n) => !bottom(n));
+  const bot = names.filter((n) => bottom(n));
+  const place = (list: string[], s: 'top' | 'bottom'): IfaceBox[] =>
+    list.map((name, i) => {
+      const px = x + ((i + 1) * SIMPLE_W) / (list.length + 1);
+      const py = s === side ? y : y + SIMPLE_H;
+      return {
+        name,
+        port: { x: px, y: py },
+        inPoint: { x: px - 6, y: py },
+        outPoint: { x: px + 6, y: py },
+        side: s,
+        bar: { x: px - 22, y: py - 7, w: 44, h: 14 },
+      };
+    });
+  return {
+    name: h.name,
+    kind: h.kind,
+    x,
+    y,
+    w: SIMPLE_W,
+    h: SIMPLE_H,
+    ips: h.ips,
+    title: titleOf(h),
+    subtitle: subtitleOf(h),
+    hiddenPods: 0,
+    pipeline: false,
+    onPath: visited.has(h.name),
+    hooks: [],
+    ifaces: [...place(top, 'top'), ...place(bot, 'bottom')],
+    processes: processBoxes(h, { x: x + 6, y: y + SIMPLE_H - 24, w: SIMPLE_W - 12, h: 18 }, 0),
+  };
+}
+
+export function nodeBox(
+  h: ClusterView['hosts'][number],
+  x: number,
+  y: number,
+  ifacesSeen: Map<string, Set<string>>,
+  rules: string | undefined,
+  podHosts: Set<string>,
+  peerOf: Map<string, string>,
+  podCentres: readonly { pod: string; x: number }[],
+): HostBox {
+  const present = tablesIn(rules);
+  const hooks: HookView[] = (Object.keys(HOOK_BOXES) as Hook[]).map((hook) => {
+    const r = HOOK_BOXES[hook];
+    return {
+      hook,
+      box: { x: x + r.x, y: y + r.y, w: r.w, h: r.h },
+      tables: HOOK_TABLES[hook]
+        .filter((t) => t !== 'security' || present.has('security'))
+        .map((table) => ({ table, present: present.has(table) })),
+    };
+  });
+  const names = [...(ifacesSeen.get(h.name) ?? [])];
+  const bottomNames = names.filter((n) => n !== 'lo' && isVeth(n, h.name, podHosts, peerOf));
+  const topNames = names.filter((n) => !bottomNames.includes(n));
+  const ifaces: IfaceBox[] = [];
+  const barW = (NODE_W - 48) / Math.max(1, topNames.length);
+  topNames.forEach((name, i) => {
+    const bx = x + 24 + i * barW;
+    // A wide bar on the top edge: packets come in on its left (towards PREROUTING) and leave on
+    // its right (from POSTROUTING), so the token never crosses the pipeline; it slides along
+    // the bar between the wire's attachment and those points.
+    ifaces.push({
+      name,
+      port: { x: bx + barW / 2, y },
+      inPoint: {
+        x: x + HOOK_BOXES.PREROUTING.x + HOOK_BOXES.PREROUTING.w / 2,
+        y,
+      },
+      outPoint: {
+        x: x + HOOK_BOXES.POSTROUTING.x + HOOK_BOXES.POSTROUTING.w / 2,
+        y,
+      },
+      side: 'top',
+      bar: { x: bx + 2, y: y - NIC_BAR_H / 2, w: barW - 4, h: NIC_BAR_H },
+    });
+  });
+  bottomNames.forEach((name, i) => {
+    const peer = peerOf.get(`${h.name}/${name}`);
+    const px =
+      podCentres.find((p) => p.pod === peer)?.x ??
+      x + ((i + 1) * NODE_W) / (bottomNames.length + 1);
+    const cx = Math.min(Math.max(px, x + 40), x + NODE_W - 40);
+    ifaces.push({
+      name,
+      port: { x: cx, y: y + NODE_H },
+      inPoint: { x: cx - 8, y: y + NODE_H },
+      outPoint: { x: cx + 8, y: y + NODE_H },
+      side: 'bottom',
+      bar: { x: cx - 34, y: y + NODE_H - 7, w: 68, h: 14 },
+    });
+  });
+  const strip = { x: x + LOCAL_STRIP.x, y: y + LOCAL_STRIP.y, w: LOCAL_STRIP.w, h: LOCAL_STRIP.h };
+  return {
+    name: h.name,
+    kind: h.kind,
+    x,
+    y,
+    w: NODE_W,
+    h: NODE_H,
+    ips: h.ips,
+    title: titleOf(h),
+    subtitle: subtitleOf(h),
+    hiddenPods: 0,
+    pipeline: true,
+    onPath: true,
+    hooks,
+    ifaces,
+    processes: processBoxes(h, strip, 96),
+  };
+}
+
+export function layoutWires(cluster: ClusterView, hosts: readonly HostBox[]): WireView[] {
+  const segs = new Map<string, Map<string, { host: string; iface: string }>>();
+  for (const l of cluster.links) {
+    const m = segs.get(l.segment) ?? new Map<string, { host: string; iface: string }>();
+    m.set(`${l.a}/${l.aIf}`, { host: l.a, iface: l.aIf });
+    m.set(`${l.b}/${l.bIf}`, { host: l.b, iface: l.bIf });
+    segs.set(l.segment, m);
+  }
+  const wires: WireView[] = [];
+  let bus = 0;
+  for (const [segment, m] of segs) {
+    const attachments = [...m.values()].flatMap((a) => {
+      const port = hosts
+        .find((h) => h.name === a.host)
+        ?.ifaces.find((i) => i.name === a.iface)?.port;
+      return port ? [{ ...a, port }] : [];
+    });
+    if (attachments.length < 2) continue;
+    // A veth pair (node above, pod below) is drawn as one line; anything else as a bus.
+    const p2p =
+      attachments.length === 2 &&
+      attachments.some((a) => hosts.find((h) => h.name === a.host)?.kind === 'pod');
+    wires.push({
+      segment,
+      kind: p2p ? 'p2p' : 'bus',
+      busY: p2p ? null : BUS_Y + BUS_STEP * bus++,
+      attachments,
+    });
+  }
+  return wires;
+}
