@@ -76,6 +76,7 @@ export function firstInput(
   const r = pick.restore;
   return {
     scenario: file.text,
+    validate: false,
     ...(r.manifests !== undefined ? { manifests: r.manifests } : {}),
     ...(r.variant ? { variant: r.variant } : {}),
     ...(r.path ? { path: r.path } : {}),

@@ -17,6 +17,25 @@ export interface LabInput {
   readonly variant?: string;
   /** Who sends where; the scenario's first probe otherwise. */
   readonly path?: PathSelection;
+  /**
+   * False for the lab's own scenario files (their schema is checked by the test suite): skips the
+   * JSON Schema, whose compilation is most of a cold first run.
+   */
+  readonly validate?: boolean;
+}
+
+/** Scenario files are re-read on every run as the user types; reading is cached by text. */
+const loadedCache = new Map<string, ReturnType<typeof loadScenario>>();
+
+function loadCached(text: string, validate: boolean): ReturnType<typeof loadScenario> {
+  const key = `${validate ? 'v' : 'n'}${text}`;
+  let hit = loadedCache.get(key);
+  if (!hit) {
+    hit = loadScenario(text, { validate });
+    if (loadedCache.size > 16) loadedCache.clear();
+    loadedCache.set(key, hit);
+  }
+  return hit;
 }
 
 const EMPTY: Omit<LabResult, 'diagnostics' | 'ok'> = {
@@ -136,7 +155,7 @@ export function networkOf(c: BuiltCluster): Network | { problems: string } {
 }
 
 export function runLab(input: LabInput): LabResult {
-  const { scenario, diagnostics } = loadScenario(input.scenario);
+  const { scenario, diagnostics } = loadCached(input.scenario, input.validate !== false);
   if (!scenario) return { ok: false, diagnostics, ...EMPTY };
   const built = clusterOf(scenario, input.variant, input.manifests);
   const all = [...diagnostics, ...built.diagnostics];

@@ -25,6 +25,7 @@ export function inputOf(s: LabState): RunInput | null {
   // Unedited manifests are left out: runLab uses the scenario's (or the variant's) own.
   return {
     scenario: s.scenario.text,
+    validate: false,
     ...(s.doc.manifests !== s.original ? { manifests: s.doc.manifests } : {}),
     ...(s.doc.variant ? { variant: s.doc.variant } : {}),
     ...(s.doc.path ? { path: s.doc.path } : {}),

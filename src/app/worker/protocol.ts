@@ -10,6 +10,8 @@ export interface RunInput {
   readonly manifests?: string;
   readonly variant?: string;
   readonly path?: PathSelection;
+  /** False: the scenario is one of the lab's own files (schema-checked by the tests). */
+  readonly validate?: boolean;
 }
 
 export type RunLab = (input: RunInput) => LabResult;
