@@ -1,11 +1,31 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+
+/** Publishes the scenario format's JSON Schema at `schema/scenario.schema.json` of the site. */
+function publishScenarioSchema(): Plugin {
+  const file = fileURLToPath(new URL('./src/cluster/scenario.schema.json', import.meta.url));
+  const route = '/schema/scenario.schema.json';
+  return {
+    name: 'hookpath-scenario-schema',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        if (!req.url?.endsWith(route)) return next();
+        res.setHeader('content-type', 'application/schema+json');
+        res.end(readFileSync(file));
+      });
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: route.slice(1), source: readFileSync(file) });
+    },
+  };
+}
 
 export default defineConfig({
   // Relative base so the same build works on GitHub Pages under /<repo>/ and in an iframe.
   base: './',
-  plugins: [react()],
+  plugins: [react(), publishScenarioSchema()],
   resolve: {
     alias: [
       // monaco-yaml's worker imports monaco's pre-0.5x deep path, which monaco-editor's exports
