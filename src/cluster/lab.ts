@@ -46,6 +46,20 @@ const EMPTY: Omit<LabResult, 'diagnostics' | 'ok'> = {
   rules: {},
 };
 
+/** A scenario-level error that has a field but no position in the text. */
+function unplaced(path: string, message: string): LabDiagnostic {
+  return {
+    severity: 'error',
+    source: 'scenario',
+    line: 0,
+    column: 0,
+    endLine: 0,
+    endColumn: 0,
+    path,
+    message,
+  };
+}
+
 export function manifestDiagnostic(d: ManifestDiagnostic): LabDiagnostic {
   return {
     severity: d.severity,
@@ -70,31 +84,16 @@ export function clusterOf(
     return {
       cluster: null,
       probes: [],
-      diagnostics: [
-        {
-          severity: 'error',
-          source: 'scenario',
-          line: 0,
-          column: 0,
-          endLine: 0,
-          endColumn: 0,
-          path: 'variant',
-          message: resolved.error,
-        },
-      ],
+      diagnostics: [unplaced('variant', resolved.error)],
     };
   }
   const cluster = buildCluster(resolved.cluster, manifests ?? resolved.manifests);
-  const ruleDiagnostics: LabDiagnostic[] = cluster.ruleProblems.map((p) => ({
-    severity: 'error',
-    source: 'scenario',
-    line: 0,
-    column: 0,
-    endLine: 0,
-    endColumn: 0,
-    path: `cluster.nodes[${p.node}].rules`,
-    message: `line ${p.line}, column ${p.column} of the node's rules: ${p.message}`,
-  }));
+  const ruleDiagnostics: LabDiagnostic[] = cluster.ruleProblems.map((p) =>
+    unplaced(
+      `cluster.nodes[${p.node}].rules`,
+      `line ${p.line}, column ${p.column} of the node's rules: ${p.message}`,
+    ),
+  );
   return {
     cluster,
     diagnostics: [...cluster.model.diagnostics.map(manifestDiagnostic), ...ruleDiagnostics],
@@ -182,19 +181,7 @@ export function runLab(input: LabInput): LabResult {
   if ('error' in resolved) {
     return {
       ok: false,
-      diagnostics: [
-        ...all,
-        {
-          severity: 'error',
-          source: 'scenario',
-          line: 0,
-          column: 0,
-          endLine: 0,
-          endColumn: 0,
-          path: 'path',
-          message: resolved.error,
-        },
-      ],
+      diagnostics: [...all, unplaced('path', resolved.error)],
       ...base,
       probe: null,
       runs: [],
@@ -204,19 +191,7 @@ export function runLab(input: LabInput): LabResult {
   if ('problems' in net)
     return {
       ok: false,
-      diagnostics: [
-        ...all,
-        {
-          severity: 'error',
-          source: 'scenario',
-          line: 0,
-          column: 0,
-          endLine: 0,
-          endColumn: 0,
-          path: 'cluster',
-          message: net.problems,
-        },
-      ],
+      diagnostics: [...all, unplaced('cluster', net.problems)],
       ...base,
       probe: null,
       runs: [],

@@ -383,31 +383,7 @@ export function runProbe(
         if (probe.kind === 'inject' && isFirst(item))
           setOutcome({ kind: 'refused', via: res.with, from: item.host, host: item.host });
         if (res.with === 'tcp-reset') {
-          const rst: Packet = {
-            proto: 'tcp',
-            src: pkt.dst,
-            dst: pkt.src,
-            sport: pkt.dport,
-            dport: pkt.sport,
-            flags: RST_ACK,
-            mark: 0,
-            ttl: 64,
-          };
-          tracer.emit({
-            type: 'send',
-            packet: rst,
-            process: 'kernel',
-            reason: 'reset',
-            explain: { key: 'send.reject-rst' },
-          });
-          enqueue({
-            host: item.host,
-            op: 'out',
-            pkt: rst,
-            iface: null,
-            ct: rejectCt(res.ct),
-            process: 'kernel',
-          });
+          sendReset(tracer, enqueue, item, pkt, 'send.reject-rst', rejectCt(res.ct));
         } else {
           const code = {
             'icmp-net-unreachable': 0,
@@ -492,6 +468,35 @@ function registerClient(
     probeId,
   };
   hs.clients.push(sock);
+}
+
+/** The kernel answers a TCP segment with a reset (tcp_v4_send_reset, or REJECT --reject-with tcp-reset). */
+function sendReset(
+  tracer: Tracer,
+  enqueue: (i: Omit<QueueItem, 'packetId'>) => void,
+  item: QueueItem,
+  about: Packet,
+  explainKey: string,
+  ct: CtInfo | null,
+): void {
+  const rst: Packet = {
+    proto: 'tcp',
+    src: about.dst,
+    dst: about.src,
+    sport: about.dport,
+    dport: about.sport,
+    flags: RST_ACK,
+    mark: 0,
+    ttl: 64,
+  };
+  tracer.emit({
+    type: 'send',
+    packet: rst,
+    process: 'kernel',
+    reason: 'reset',
+    explain: { key: explainKey },
+  });
+  enqueue({ host: item.host, op: 'out', pkt: rst, iface: null, ct, process: 'kernel' });
 }
 
 function sendIcmpError(
@@ -803,24 +808,14 @@ function socketLayer(
     );
     if (injectedFirst)
       setOutcome({ kind: 'refused', via: 'tcp-reset', from: item.host, host: item.host });
-    const rst: Packet = {
-      proto: 'tcp',
-      src: pkt.dst,
-      dst: pkt.src,
-      sport: pkt.dport,
-      dport: pkt.sport,
-      flags: RST_ACK,
-      mark: 0,
-      ttl: 64,
-    };
-    tracer.emit({
-      type: 'send',
-      packet: rst,
-      process: 'kernel',
-      reason: 'reset',
-      explain: { key: isSyn ? 'send.rst-no-listener' : 'send.rst-no-connection' },
-    });
-    enqueue({ host: item.host, op: 'out', pkt: rst, iface: null, ct: null, process: 'kernel' });
+    sendReset(
+      tracer,
+      enqueue,
+      item,
+      pkt,
+      isSyn ? 'send.rst-no-listener' : 'send.rst-no-connection',
+      null,
+    );
     return;
   }
   emitSocket('no-listener', null, null, 'socket.no-listener-udp');
