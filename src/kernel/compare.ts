@@ -11,6 +11,7 @@ import {
   type NetworkState,
   type Outcome,
   type ProbeSpec,
+  type Simulation,
   type TraceEvent,
 } from '../engine/index.ts';
 import { scriptedChooser } from '../engine/choice.ts';
@@ -48,6 +49,7 @@ function isIcmpError(b: KernelBlock): boolean {
 export function selectPackets(
   blocks: readonly KernelBlock[],
   probe: KernelProbeResult['probe'],
+  earlierPorts: ReadonlySet<number> = new Set(),
 ): { first: KernelBlock[]; reply: KernelBlock[] } {
   const sport = String(probe.sport);
   const isFirst = (b: KernelBlock) =>
@@ -55,13 +57,19 @@ export function selectPackets(
       ? isTcp(b) && b.flags.has('SYN') && !b.flags.has('ACK')
       : !isTcp(b) && b.fields.SPORT === sport;
   const first = pick(isFirst);
-  // A late packet of an earlier probe's connection (a client's RST after the rules changed,
-  // say) must not pass for the answer: where the first packet was seen, the answer comes
-  // from one of the ports it was sent to.
+  // A late packet of an earlier probe's connection (a client's RST after the rules changed, a
+  // pod still retransmitting its SYN-ACK) must not pass for the answer. The answer goes to the
+  // probe's own source port (every probe of a lab has its own), or, where the first packet was
+  // seen and translated, comes from one of the ports it was sent to; never to an earlier
+  // probe's port. A host that never saw the first packet (a node the SYN bypassed, on the
+  // reply's way back) sees the answer un-NATed, to the probe's port.
   const sentTo = new Set(first.map((b) => b.fields.DPORT));
+  const ours = (b: KernelBlock) =>
+    b.fields.DPORT === sport ||
+    (sentTo.has(b.fields.SPORT) && !earlierPorts.has(Number(b.fields.DPORT)));
   const isReply = (b: KernelBlock) =>
     isIcmpError(b) ||
-    ((sentTo.size === 0 || sentTo.has(b.fields.SPORT)) &&
+    (ours(b) &&
       (probe.proto === 'tcp'
         ? isTcp(b) && (b.flags.has('RST') || (b.flags.has('SYN') && b.flags.has('ACK')))
         : !isTcp(b) && b.fields.DPORT === sport));
@@ -142,6 +150,10 @@ export interface CrossCheck {
   /** Every outcome the engine thinks possible, with its probability. */
   readonly possible: readonly { readonly verdict: string; readonly probability: number }[];
   readonly raw: KernelProbeResult;
+  /** The engine run compared (the one whose outcome is the kernel's, when there is one). */
+  readonly run: Simulation;
+  /** Every run the engine enumerated, with its choices (statistic and ECMP branches). */
+  readonly runs: readonly Simulation[];
   readonly outcome: Outcome;
   readonly events: readonly TraceEvent[];
   readonly traces: readonly TraceComparison[];
@@ -160,7 +172,7 @@ export function compareTraces(
   for (const [host, blocks] of raw.traces) {
     const h = handles.get(host);
     if (!h) continue;
-    const sel = selectPackets(blocks, raw.probe);
+    const sel = selectPackets(blocks, raw.probe, raw.earlierPorts);
     for (const [packet, id] of [
       ['first', 1],
       ['reply', 2],
@@ -211,13 +223,23 @@ export async function crossCheck(
     opts.state ? { state: opts.state } : {},
   ).runs;
   const kernel = kernelVerdict(raw.result);
-  // Among the runs with the kernel's outcome, prefer one whose rule traces match too: with
+  // Among the runs with the kernel's outcome, prefer one whose listener saw the same local
+  // address (pods of one workload may share a reply text) and whose rule traces match too: with
   // statistic rules several branches can end alike (e.g. every endpoint unreachable).
   const candidates = runs
     .filter((r) => verdictText(engineVerdict(r.outcome)) === verdictText(kernel))
-    .map((r) => ({ r, traces: compareTraces(lab.handles, raw, r.events) }));
+    .map((r) => ({
+      r,
+      same: sameListener(r.outcome, raw.result),
+      traces: compareTraces(lab.handles, raw, r.events),
+    }));
+  const traced = (c: (typeof candidates)[number]) =>
+    c.traces.every((t) => sameSeq(t.kernel, t.engine));
   const best =
-    candidates.find((c) => c.traces.every((t) => sameSeq(t.kernel, t.engine))) ?? candidates[0];
+    candidates.find((c) => c.same && traced(c)) ??
+    candidates.find((c) => c.same) ??
+    candidates.find(traced) ??
+    candidates[0];
   const run = best?.r ?? runs[0];
   if (!run) throw new Error('the engine produced no run');
   if (opts.state) {
@@ -238,10 +260,18 @@ export async function crossCheck(
       probability: r.probability,
     })),
     raw,
+    run,
+    runs,
     outcome: run.outcome,
     events: run.events,
     traces: best?.traces ?? compareTraces(lab.handles, raw, run.events),
   };
+}
+
+/** For answers: the engine's listener saw the same local address and port as the kernel's. */
+function sameListener(o: Outcome, r: KernelProbeResult['result']): boolean {
+  if (o.kind !== 'answered' || r.kind !== 'answered') return true;
+  return o.dstSeen === r.dstSeen && o.dstPortSeen === r.dstPortSeen;
 }
 
 function sameSeq(a: readonly string[], b: readonly string[]): boolean {

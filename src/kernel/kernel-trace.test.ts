@@ -87,4 +87,34 @@ describe('selectPackets', () => {
     const { reply } = selectPackets(parseMonitor(lines), probe);
     expect(reply.map((b) => b.traceId)).toEqual(['11111111']);
   });
+
+  it('an answer from the DNATed port counts where the SYN passed before the DNAT', () => {
+    // pod -> another node's NodePort: this node forwarded the SYN to :30080; that node DNATed it
+    // to a pod elsewhere, whose SYN-ACK comes back here straight from :8080.
+    const lines = [
+      `PACKET: 2 aaaaaaaa IN=cali1 OUT=eth0 SRC=10.244.0.10 DST=192.168.10.12 LEN=60 TOS=0x0 TTL=63 ID=7 DF SPORT=46364 DPORT=30080 SYN`,
+      ` TRACE: 2 aaaaaaaa filter:INPUT:rule:0x3:ACCEPT  -4 -t filter -A INPUT -j X`,
+      `PACKET: 2 bbbbbbbb IN=eth0 OUT=eth0 SRC=10.244.1.5 DST=10.244.0.10 LEN=60 TOS=0x0 TTL=63 ID=0 DF SPORT=8080 DPORT=9999 SYN ACK`,
+      ` TRACE: 2 bbbbbbbb filter:INPUT:rule:0x3:DROP  -4 -t filter -A INPUT -j X`,
+      `PACKET: 2 cccccccc IN=eth0 OUT=cali1 SRC=10.244.1.5 DST=10.244.0.10 LEN=60 TOS=0x0 TTL=63 ID=0 DF SPORT=8080 DPORT=46364 SYN ACK`,
+      ` TRACE: 2 cccccccc filter:INPUT:rule:0x3:DROP  -4 -t filter -A INPUT -j X`,
+    ];
+    const { reply } = selectPackets(parseMonitor(lines), { ...probe, dport: 30080 });
+    expect(reply.map((b) => b.traceId)).toEqual(['cccccccc']);
+  });
+
+  it('late SYN-ACKs of earlier probes are never the answer', () => {
+    const synack = (n: string, dport: number) => [
+      `PACKET: 2 ${n} IN=eth0 OUT=cali1 SRC=10.244.1.5 DST=10.244.0.10 LEN=60 TOS=0x0 TTL=63 ID=0 DF SPORT=80 DPORT=${dport} SYN ACK`,
+      ` TRACE: 2 ${n} filter:FORWARD:rule:0x3:DROP  -4 -t filter -A FORWARD -j X`,
+    ];
+    // A host that never saw this probe's SYN: only an answer to the probe's own port counts.
+    expect(selectPackets(parseMonitor(synack('dddddddd', 40100)), probe).reply).toEqual([]);
+    // A host that saw it: the same service port answering an earlier probe's port is stale.
+    const lines = [...LINES.slice(0, 7), ...synack('eeeeeeee', 40100)];
+    expect(selectPackets(parseMonitor(lines), probe, new Set([40100])).reply).toEqual([]);
+    expect(selectPackets(parseMonitor(lines), probe).reply.map((b) => b.traceId)).toEqual([
+      'eeeeeeee',
+    ]);
+  });
 });

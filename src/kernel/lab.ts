@@ -23,6 +23,11 @@ export type KernelProbe = Extract<ProbeSpec, { kind: 'connect' }> & { readonly t
 export interface KernelProbeResult {
   /** The probe as run: `sport` is always set, so the engine can replay the same tuple. */
   readonly probe: KernelProbe & { readonly sport: number };
+  /**
+   * Source ports of the lab's earlier probes: a packet addressed to one of them is a late packet
+   * of an old connection (a server still retransmitting its SYN-ACK), never this probe's answer.
+   */
+  readonly earlierPorts: ReadonlySet<number>;
   readonly result: AgentResult;
   /** Per traced host: the monitor's blocks seen while this probe ran. */
   readonly traces: ReadonlyMap<string, readonly KernelBlock[]>;
@@ -47,6 +52,7 @@ export class KernelLab {
   /** Per traced host: where nft handles sit in their chains, read after the rules were loaded. */
   readonly handles = new Map<string, HandleMap>();
   private nextPort: number;
+  private readonly usedPorts = new Set<number>();
   /** Marker destination ports; kept clear of the probes' source ports. */
   private nextMark = 20000;
   private closed = false;
@@ -164,6 +170,8 @@ export class KernelLab {
     if (this.closed) throw new Error('lab is closed');
     const sport = p.sport ?? this.nextPort++;
     const probe = { ...p, sport };
+    const earlierPorts = new Set(this.usedPorts);
+    this.usedPorts.add(sport);
     if (probe.proto !== 'tcp' && probe.proto !== 'udp')
       throw new Error(`kernel probes speak tcp and udp, not ${probe.proto}`);
     const starts = new Map([...this.monitors].map(([h, m]) => [h, m.lines.length]));
@@ -187,7 +195,7 @@ export class KernelLab {
         blocks.filter((b) => b.events.length > 0 && !isMarker(b)),
       );
     }
-    return { probe, result, traces };
+    return { probe, earlierPorts, result, traces };
   }
 
   /** Runs a command in a host's namespace (e.g. to change its rules between probes). */
