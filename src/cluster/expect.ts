@@ -115,6 +115,31 @@ function expectText(e: ProbeExpect): string {
   return parts.join(', ');
 }
 
+/**
+ * How one outcome differs from a probe's expectation (outcome class, answering host, source seen,
+ * reply), one line per field; split shares are checked over all runs by checkProbe. Also used
+ * for the real kernel's answer (src/kernel).
+ */
+export function outcomeDiff(c: BuiltCluster, e: ProbeExpect, o: Outcome, where = ''): string[] {
+  const wantOutcome =
+    e.outcome ?? (e.answeredBy || e.split || e.srcSeen || e.reply ? 'answered' : undefined);
+  if (wantOutcome && classify(o) !== wantOutcome)
+    return [`outcome: expected ${wantOutcome}, got ${describeOutcome(c, o)}${where}`];
+  const diff: string[] = [];
+  if (e.answeredBy && !answeredByMatches(c, o, e.answeredBy))
+    diff.push(`answered by: expected ${e.answeredBy}, got ${describeOutcome(c, o)}${where}`);
+  if (e.srcSeen && o.kind === 'answered') {
+    const want = addressOf(c, e.srcSeen);
+    if (want !== o.srcSeen)
+      diff.push(
+        `src seen: expected ${e.srcSeen}${want && want !== e.srcSeen ? ` (${want})` : ''}, got ${o.srcSeen}${where}`,
+      );
+  }
+  if (e.reply && o.kind === 'answered' && !o.reply.startsWith(e.reply))
+    diff.push(`reply: expected "${e.reply}", got "${o.reply}"${where}`);
+  return diff;
+}
+
 export function checkProbe(c: BuiltCluster, probe: ProbeDef): ProbeCheck {
   const expected = expectText(probe.expect);
   const resolved = probeFor(c, {
@@ -171,26 +196,8 @@ export function checkProbe(c: BuiltCluster, probe: ProbeDef): ProbeCheck {
     }
   }
   for (const r of runs) {
-    const o = r.outcome;
-    const cls = classify(o);
     const where = runs.length > 1 ? ` (branch p=${r.probability.toFixed(3)})` : '';
-    const wantOutcome =
-      e.outcome ?? (e.answeredBy || e.split || e.srcSeen || e.reply ? 'answered' : undefined);
-    if (wantOutcome && cls !== wantOutcome) {
-      diff.push(`outcome: expected ${wantOutcome}, got ${describeOutcome(c, o)}${where}`);
-      continue;
-    }
-    if (e.answeredBy && !answeredByMatches(c, o, e.answeredBy))
-      diff.push(`answered by: expected ${e.answeredBy}, got ${describeOutcome(c, o)}${where}`);
-    if (e.srcSeen && o.kind === 'answered') {
-      const want = addressOf(c, e.srcSeen);
-      if (want !== o.srcSeen)
-        diff.push(
-          `src seen: expected ${e.srcSeen}${want && want !== e.srcSeen ? ` (${want})` : ''}, got ${o.srcSeen}${where}`,
-        );
-    }
-    if (e.reply && o.kind === 'answered' && !o.reply.startsWith(e.reply))
-      diff.push(`reply: expected "${e.reply}", got "${o.reply}"${where}`);
+    diff.push(...outcomeDiff(c, e, r.outcome, where));
   }
   return {
     probe,
