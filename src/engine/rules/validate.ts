@@ -112,82 +112,116 @@ export function validateRule(
 
 /** Whole-table checks once every rule is in: jump loops and hook restrictions. */
 export function validateTable(table: Table): Diagnostic[] {
-  const userChains = new Set(
-    [...table.chains.values()].filter((c) => !c.builtin).map((c) => c.name),
-  );
+  const chains = [...table.chains.values()];
+  const userChains = new Set(chains.filter((c) => !c.builtin).map((c) => c.name));
   userChainCache.set(table, userChains);
-  // Edges between chain objects (identity-hashed keys are much cheaper than 100k name strings).
-  const edges = new Map<Chain, Edge[]>();
-  for (const chain of table.chains.values()) {
-    const out: Edge[] = [];
+  return checkGraph(table, jumpGraph(table, chains));
+}
+
+/** The jump graph as integer arrays (CSR): 100k-rule tables make Maps of chains the hot spot. */
+interface Graph {
+  readonly chains: readonly Chain[];
+  readonly ids: ReadonlyMap<Chain, number>;
+  /** Edges of chain i are `to[start[i] .. start[i+1]-1]`, made by `rules[...]`. */
+  readonly start: Int32Array;
+  readonly to: Int32Array;
+  readonly rules: readonly Rule[];
+}
+
+function jumpGraph(table: Table, chains: readonly Chain[]): Graph {
+  const ids = new Map<Chain, number>();
+  chains.forEach((c, i) => ids.set(c, i));
+  const start = new Int32Array(chains.length + 1);
+  const to: number[] = [];
+  const rules: Rule[] = [];
+  chains.forEach((chain, i) => {
+    start[i] = to.length;
     for (const r of chain.rules) {
       if (r.targetName === null) continue;
       // Rules read from text resolved their jump target already; others are looked up.
-      const to = r instanceof TextRule && r.jumpTo ? r.jumpTo : table.chains.get(r.targetName);
-      if (to && !to.builtin && table.chains.get(to.name) === to) out.push({ rule: r, to });
+      const target = r instanceof TextRule && r.jumpTo ? r.jumpTo : table.chains.get(r.targetName);
+      const id = target && !target.builtin ? ids.get(target) : undefined;
+      if (id === undefined) continue;
+      to.push(id);
+      rules.push(r);
     }
-    edges.set(chain, out);
-  }
-  return [...checkLoops(table, edges), ...checkHooks(table, edges)];
+  });
+  start[chains.length] = to.length;
+  return { chains, ids, start, to: Int32Array.from(to), rules };
 }
 
-interface Edge {
-  readonly rule: Rule;
-  readonly to: Chain;
+function checkGraph(table: Table, g: Graph): Diagnostic[] {
+  return [...checkLoops(g), ...checkHooks(table, g)];
 }
 
 /** Jump loops are rejected by the kernel (ELOOP); report the rule that closes the cycle. */
-function checkLoops(table: Table, edges: ReadonlyMap<Chain, Edge[]>): Diagnostic[] {
+function checkLoops(g: Graph): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const color = new Map<Chain, 1 | 2>();
-  const path: Chain[] = [];
-  const visit = (chain: Chain): void => {
-    color.set(chain, 1);
-    path.push(chain);
-    for (const { rule, to } of edges.get(chain) ?? []) {
-      const c = color.get(to);
-      if (c === 1) {
-        const cycle = [...path.slice(path.indexOf(to)), to].map((x) => x.name).join(' -> ');
+  const n = g.chains.length;
+  const color = new Uint8Array(n); // 0 new, 1 on the current path, 2 done
+  const next = new Int32Array(n); // next edge to look at, per chain on the path
+  for (let root = 0; root < n; root++) {
+    if (color[root]) continue;
+    const path: number[] = [root];
+    color[root] = 1;
+    next[root] = g.start[root] as number;
+    while (path.length) {
+      const c = path[path.length - 1] as number;
+      const e = next[c] as number;
+      if (e >= (g.start[c + 1] as number)) {
+        color[c] = 2;
+        path.pop();
+        continue;
+      }
+      next[c] = e + 1;
+      const t = g.to[e] as number;
+      if (color[t] === 1) {
+        const names = [...path.slice(path.indexOf(t)), t].map((i) => (g.chains[i] as Chain).name);
+        const rule = g.rules[e] as Rule;
         out.push(
           err(
             rule,
             rule.targetColumn,
-            `jump loop: ${cycle}`,
+            `jump loop: ${names.join(' -> ')}`,
             'Remove one of the jumps so the chains form no cycle.',
           ),
         );
-      } else if (c === undefined) visit(to);
+      } else if (color[t] === 0) {
+        color[t] = 1;
+        next[t] = g.start[t] as number;
+        path.push(t);
+      }
     }
-    path.pop();
-    color.set(chain, 2);
-  };
-  for (const chain of table.chains.values()) if (!color.has(chain)) visit(chain);
+  }
   return out;
 }
 
 /** Targets restricted to some hooks must not be reachable from others (xt_check_target hook_mask). */
-function checkHooks(table: Table, edges: ReadonlyMap<Chain, Edge[]>): Diagnostic[] {
+function checkHooks(table: Table, g: Graph): Diagnostic[] {
   // One bit per hook; a chain is visited again only when a new hook reaches it.
   const hooksOfTable = BUILTIN_CHAINS[table.name];
-  const reach = new Map<Chain, number>();
+  const mask = new Uint8Array(g.chains.length);
   hooksOfTable.forEach((hook, bit) => {
     const base = table.chains.get(hook);
-    if (!base) return;
-    const stack = [base];
+    const root = base ? g.ids.get(base) : undefined;
+    if (root === undefined) return;
+    const stack = [root];
     while (stack.length) {
-      const chain = stack.pop() as Chain;
-      const mask = reach.get(chain) ?? 0;
-      if (mask & (1 << bit)) continue;
-      reach.set(chain, mask | (1 << bit));
-      for (const e of edges.get(chain) ?? []) stack.push(e.to);
+      const c = stack.pop() as number;
+      if ((mask[c] as number) & (1 << bit)) continue;
+      mask[c] = (mask[c] as number) | (1 << bit);
+      for (let e = g.start[c] as number; e < (g.start[c + 1] as number); e++)
+        stack.push(g.to[e] as number);
     }
   });
   const out: Diagnostic[] = [];
-  for (const [chain, mask] of reach) {
+  g.chains.forEach((chain, i) => {
+    const m = mask[i] as number;
+    if (!m) return;
     for (const rule of chain.rules) {
       const place = rule.targetName === null ? undefined : TARGET_PLACE_MAP.get(rule.targetName);
       if (!place?.hooks) continue;
-      const bad = hooksOfTable.filter((h, bit) => mask & (1 << bit) && !place.hooks?.includes(h));
+      const bad = hooksOfTable.filter((h, bit) => m & (1 << bit) && !place.hooks?.includes(h));
       if (bad.length) {
         out.push(
           err(
@@ -199,6 +233,6 @@ function checkHooks(table: Table, edges: ReadonlyMap<Chain, Edge[]>): Diagnostic
         );
       }
     }
-  }
+  });
   return out;
 }
