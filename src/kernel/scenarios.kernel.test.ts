@@ -98,6 +98,8 @@ async function proveProbe(
     // (2) the kernel against the engine: outcome, source seen, errno, rule traces, and the
     // answering host and process (the reply text alone could be shared by several pods).
     expectAgreement(c);
+    // A branch the engine enumerates with probability 0 is one it says never happens.
+    expect(c.run.probability, `the engine gives this outcome no chance${why}`).toBeGreaterThan(0);
     tally.tries++;
     tally.events += c.traces.reduce((n, t) => n + t.kernel.length, 0);
     if (k.kind === 'answered') {
@@ -116,7 +118,7 @@ async function proveProbe(
     // next hops as the matched run (see ecmpKey); only statistic rules vary between tries.
     reachable = new Set(
       c.runs
-        .filter((r) => ecmpKey(r.choices) === ecmpKey(c.run.choices))
+        .filter((r) => r.probability > 0 && ecmpKey(r.choices) === ecmpKey(c.run.choices))
         .map((r) => (r.outcome.kind === 'answered' ? r.outcome.host : r.outcome.kind)),
     );
     if (reachable.size <= 1 || seen.size > 1) break;
