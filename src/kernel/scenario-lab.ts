@@ -231,7 +231,9 @@ export function randomisedSourcePort(
 ): boolean {
   return traces.some((t) => {
     if (t.packet !== 'first') return false;
-    const rules = (spec.hosts.find((h) => h.name === t.host)?.rules ?? '').split('\n');
+    // The nat table's lines only: a chain name (KUBE-SERVICES) can exist in several tables.
+    const text = spec.hosts.find((h) => h.name === t.host)?.rules ?? '';
+    const rules = (/^\*nat$([\s\S]*?)^COMMIT$/m.exec(text)?.[1] ?? '').split('\n');
     return t.kernel.some((e) => {
       const m = /^nat:([^:]+):rule:(\d+):ACCEPT$/.exec(e);
       if (!m) return false;
