@@ -139,7 +139,9 @@ function doNat(
     src = selectSourceAddr(env.host.config, t.outIf, t.nextHop);
     if (!src) return 'drop';
   }
-  let sport = op.ports ? op.ports.lo : p.sport;
+  // With --random-fully the kernel draws the port; the lab picks one from the connection's tuple,
+  // so the trace shows that the port changes (which value the kernel takes cannot be predicted).
+  let sport = op.ports ? op.ports.lo : op.randomPort ? randomLikePort(p) : p.sport;
   // Keep the source port unless another connection already owns that reply tuple (nf_nat_used_tuple).
   for (let tries = 0; tries < 1000; tries++) {
     const candidate = { ...conn.reply, dst: src, dport: sport };
@@ -157,6 +159,14 @@ function doNat(
 /** iptables for IPv4 packets, ip6tables for IPv6 ones (separate rulesets in the kernel). */
 function rulesetFor(env: StackEnv, pkt: Packet): HostRuntime['ruleset'] {
   return pkt.dst.includes(':') ? env.host.ruleset6 : env.host.ruleset;
+}
+
+/** A port in the ephemeral range derived from the tuple (FNV-1a), standing in for a random draw. */
+function randomLikePort(p: Packet): number {
+  let h = 0x811c9dc5;
+  for (const ch of `${p.src}|${p.sport}|${p.dst}|${p.dport}`)
+    h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193);
+  return 32768 + ((h >>> 0) % 28232);
 }
 
 type HookOutcome = { readonly kind: 'accept' } | Exclude<TableVerdict, { kind: 'accept' }>;

@@ -20,8 +20,13 @@ export type TargetOp =
   | { readonly kind: 'jump'; readonly chain: string }
   | { readonly kind: 'goto'; readonly chain: string }
   | { readonly kind: 'dnat'; readonly ip: string | null; readonly ports: PortRange | null }
-  | { readonly kind: 'snat'; readonly ip: string; readonly ports: PortRange | null }
-  | { readonly kind: 'masquerade'; readonly ports: PortRange | null }
+  | {
+      readonly kind: 'snat';
+      readonly ip: string;
+      readonly ports: PortRange | null;
+      readonly randomPort: boolean;
+    }
+  | { readonly kind: 'masquerade'; readonly ports: PortRange | null; readonly randomPort: boolean }
   | { readonly kind: 'redirect'; readonly ports: PortRange | null }
   | { readonly kind: 'mark'; readonly value: number; readonly mask: number }
   | {
@@ -670,14 +675,21 @@ export function compileTarget(
       const to = parseNatTo(single(o), o.column, family);
       if (to.ip === null) fail(o.column, 'SNAT --to-source needs an address');
       if (to.ports) needPortProtocol(rule, o.column, 'SNAT');
-      return { kind: 'snat', ip: to.ip as string, ports: to.ports };
+      return {
+        kind: 'snat',
+        ip: to.ip as string,
+        ports: to.ports,
+        randomPort: get('--random-fully') !== undefined,
+      };
     }
     case 'MASQUERADE':
     case 'REDIRECT': {
       const o = get('--to-ports');
       const ports = o ? parsePortRange(single(o).replace('-', ':'), o.column) : null;
       if (o) needPortProtocol(rule, o.column, t.name);
-      return { kind: t.name === 'MASQUERADE' ? 'masquerade' : 'redirect', ports };
+      if (t.name === 'REDIRECT') return { kind: 'redirect', ports };
+      // --random-fully: the kernel draws the source port at random (NF_NAT_RANGE_PROTO_RANDOM_FULLY).
+      return { kind: 'masquerade', ports, randomPort: get('--random-fully') !== undefined };
     }
     case 'MARK':
     case 'CONNMARK':
