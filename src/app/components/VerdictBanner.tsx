@@ -37,7 +37,7 @@ export function VerdictBanner() {
       </span>
       {runs.length > 1 && (
         <span className="verdict-split" role="group" aria-label={t('runs.title')}>
-          <span className="verdict-split-title">{t('verdict.split', { count: runs.length })}</span>
+          <span className="verdict-split-title">{t(splitKey(runs), { count: runs.length })}</span>
           {runs.map((r, i) => {
             const o = outcomeLabel(r);
             return (
@@ -60,4 +60,14 @@ export function VerdictBanner() {
       )}
     </div>
   );
+}
+
+/** Who decides between the branches: kube-proxy's statistic rules, a router's ECMP, or both. */
+function splitKey(
+  runs: readonly { readonly choices: readonly { readonly label: string }[] }[],
+): string {
+  const labels = runs.flatMap((r) => r.choices.map((c) => c.label));
+  const ecmp = labels.some((l) => l.startsWith('ecmp'));
+  const stat = labels.some((l) => l.startsWith('statistic'));
+  return ecmp && stat ? 'verdict.split.both' : ecmp ? 'verdict.split.ecmp' : 'verdict.split';
 }

@@ -131,6 +131,10 @@ export const UI_EN = {
   'verdict.none': 'Pick a sender and a destination to see where the packet goes.',
   'verdict.split':
     '{count} possible outcomes: kube-proxy’s statistic rules pick an endpoint at random.',
+  'verdict.split.ecmp':
+    '{count} possible outcomes: the router’s ECMP sends each flow to one of the announcing nodes.',
+  'verdict.split.both':
+    '{count} possible outcomes: the router’s ECMP picks a node, then kube-proxy’s statistic rules pick an endpoint.',
   'verdict.branch': '{p}% {outcome}',
   'outcome.answered': 'answered by {host}',
   'outcome.delivered': 'delivered to {host}',

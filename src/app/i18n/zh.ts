@@ -127,6 +127,9 @@ export const UI_ZH: Record<UiKey, string> = {
   'verdict.unsupported': '在 {host} 上停下：实验室无法求值 {what}（第 {line} 行）。',
   'verdict.none': '选择发送方和目标，看看包去了哪儿。',
   'verdict.split': '{count} 种可能的结果：kube-proxy 的 statistic 规则随机挑选一个后端。',
+  'verdict.split.ecmp': '{count} 种可能的结果：路由器的 ECMP 把每条流送到某个宣告该地址的节点。',
+  'verdict.split.both':
+    '{count} 种可能的结果：路由器的 ECMP 先选节点，kube-proxy 的 statistic 规则再选后端。',
   'verdict.branch': '{p}% {outcome}',
   'outcome.answered': '由 {host} 应答',
   'outcome.delivered': '投递给 {host}',
