@@ -88,12 +88,12 @@ export function Header({
         {scenario && scenario.variants.length > 0 && (
           <label>
             <span className="sr-only">{t('variant.label')}</span>
+            {/* No variant chosen means the first one (runLab's rule), so it is shown as selected. */}
             <select
-              value={variant ?? ''}
+              value={variant ?? scenario.variants[0]?.id ?? ''}
               onChange={(e) => pickVariant(e.target.value)}
               data-testid="variant-picker"
             >
-              <option value="">{t('variant.base')}</option>
               {scenario.variants.map((v) => (
                 <option key={v.id} value={v.id}>
                   {v.title[lang]}

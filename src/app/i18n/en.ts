@@ -4,7 +4,6 @@ export const UI_EN = {
   'app.open': 'Open in Hookpath',
   'scenario.label': 'Scenario',
   'variant.label': 'Variant',
-  'variant.base': 'As written',
   'editor.title': 'Manifests',
   'editor.reset': 'Reset to original',
   'editor.resetConfirm': 'Throw away your edits to this scenario?',

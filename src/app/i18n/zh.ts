@@ -6,7 +6,6 @@ export const UI_ZH: Record<UiKey, string> = {
   'app.open': '在 Hookpath 中打开',
   'scenario.label': '场景',
   'variant.label': '变体',
-  'variant.base': '原始场景',
   'editor.title': '清单（Manifests）',
   'editor.reset': '恢复原始内容',
   'editor.resetConfirm': '放弃你对这个场景的修改？',
