@@ -2,7 +2,7 @@
  * Runs kube-proxy's packet-flow test cases through the engine (a real kernel model, not
  * kube-proxy's test tracer) and derives the tracer's `output` and `masq` from our trace:
  * DNAT destinations of every statistic branch, filter verdicts in kube-proxy's filter chains,
- * and whether any branch jumped to KUBE-MARK-MASQ. See ../shared/conformance/README.md.
+ * and whether any branch jumped to KUBE-MARK-MASQ. See the corpus README (conformance/README.md of the shared material).
  */
 import {
   buildNetwork,

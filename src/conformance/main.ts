@@ -36,9 +36,13 @@ interface Corpus {
   }[];
 }
 
-const path =
-  process.argv.slice(2).find((a) => !a.startsWith('--')) ??
-  '../shared/conformance/kube-proxy-iptables.json';
+const path = process.argv.slice(2).find((a) => !a.startsWith('--'));
+if (!path) {
+  process.stderr.write(
+    'usage: npm run conformance -- PATH/TO/kube-proxy-iptables.json [--verbose]\n',
+  );
+  process.exit(2);
+}
 const verbose = process.argv.includes('--verbose');
 const corpus = JSON.parse(readFileSync(path, 'utf8')) as Corpus;
 /** Reference dumps carry no node IPs; their tests use the fake's single node IP. */

@@ -1,6 +1,6 @@
 /**
  * Turns a conformance case's `setup` (the Services, EndpointSlices and proxier overrides of a
- * kube-proxy unit test, see ../shared/conformance/README.md) into the generator's ProxierInput,
+ * kube-proxy unit test, see the corpus README, conformance/README.md) into the generator's ProxierInput,
  * configured like kube-proxy's fake proxier (`NewFakeProxier` in
  * pkg/proxy/iptables/proxier_test.go): node `test-node`, pod CIDR 10.0.0.0/8 / fd00:10::/64,
  * masquerade bit 14, both nfacct counters present, no --random-fully (the fake iptables lacks it).
