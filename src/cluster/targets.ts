@@ -189,12 +189,25 @@ export function resolveTarget(c: BuiltCluster, id: string): Result<ResolvedTarge
 export function pathChoices(c: BuiltCluster): PathChoices {
   const senders: SenderChoice[] = c.view.hosts
     .filter((h) => h.kind !== 'router')
-    .map((h) => ({
-      id: h.kind === 'pod' ? `pod/${h.name}` : `${h.kind}/${h.name}`,
-      kind: h.kind,
-      label: h.kind === 'pod' ? `${h.name} (${h.node})` : h.name,
-      host: h.name,
-    }));
+    .flatMap((h) => [
+      {
+        id: h.kind === 'pod' ? `pod/${h.name}` : `${h.kind}/${h.name}`,
+        kind: h.kind,
+        label: h.kind === 'pod' ? `${h.name} (${h.node})` : h.name,
+        host: h.name,
+      },
+      // A process on a node sends from that node (OUTPUT path), as `node/NAME/PROCESS`.
+      ...(h.kind === 'node'
+        ? h.processes
+            .filter((p) => p.name !== 'kube-proxy')
+            .map((p) => ({
+              id: `node/${h.name}/${p.name}`,
+              kind: h.kind,
+              label: `${h.name} · ${p.name}`,
+              host: h.name,
+            }))
+        : []),
+    ]);
   const dest: DestinationChoice[] = [];
   const add = (d: DestinationChoice) => {
     if (!dest.some((x) => x.id === d.id)) dest.push(d);
