@@ -3,7 +3,7 @@ import { useActions, useLab } from './context.tsx';
 import { stepsOf } from '../store/lab-store.ts';
 import { firstReplyStep } from '../model/timeline.ts';
 import { HelpPopover } from './HelpPopover.tsx';
-import { Icon } from './Icon.tsx';
+import { Icon, type IconName } from './Icon.tsx';
 
 const SPEEDS = [0.5, 1, 2, 4];
 
@@ -20,61 +20,47 @@ export function Controls() {
   const disabled = n === 0;
   return (
     <div className="controls" data-testid="controls" role="toolbar" aria-label={t('controls.play')}>
-      <button
-        type="button"
-        className="icon"
+      <ControlButton
         disabled={disabled || step === 0}
         onClick={a.toStart}
-        title={`${t('controls.start')} (Home)`}
-        aria-label={t('controls.start')}
-        data-testid="ctl-start"
-      >
-        <Icon name="start" />
-      </button>
-      <button
-        type="button"
-        className="icon"
+        label={t('controls.start')}
+        shortcut="Home"
+        testid="ctl-start"
+        icon="start"
+      />
+      <ControlButton
         disabled={disabled || step === 0}
         onClick={() => a.stepBy(-1)}
-        title={`${t('controls.back')} (←)`}
-        aria-label={t('controls.back')}
-        data-testid="ctl-back"
-      >
-        <Icon name="back" />
-      </button>
-      <button
-        type="button"
-        className="icon primary"
+        label={t('controls.back')}
+        shortcut="←"
+        testid="ctl-back"
+        icon="back"
+      />
+      <ControlButton
+        primary
         disabled={disabled}
         onClick={() => a.setPlaying(!playing)}
-        title={`${t(playing ? 'controls.pause' : 'controls.play')} (Space)`}
-        aria-label={t(playing ? 'controls.pause' : 'controls.play')}
-        data-testid="ctl-play"
-      >
-        <Icon name={playing ? 'pause' : 'play'} />
-      </button>
-      <button
-        type="button"
-        className="icon"
+        label={t(playing ? 'controls.pause' : 'controls.play')}
+        shortcut="Space"
+        testid="ctl-play"
+        icon={playing ? 'pause' : 'play'}
+      />
+      <ControlButton
         disabled={disabled || step >= n - 1}
         onClick={() => a.stepBy(1)}
-        title={`${t('controls.forward')} (→)`}
-        aria-label={t('controls.forward')}
-        data-testid="ctl-forward"
-      >
-        <Icon name="forward" />
-      </button>
-      <button
-        type="button"
-        className="icon"
+        label={t('controls.forward')}
+        shortcut="→"
+        testid="ctl-forward"
+        icon="forward"
+      />
+      <ControlButton
         disabled={disabled || step >= n - 1}
         onClick={a.toEnd}
-        title={`${t('controls.end')} (End)`}
-        aria-label={t('controls.end')}
-        data-testid="ctl-end"
-      >
-        <Icon name="end" />
-      </button>
+        label={t('controls.end')}
+        shortcut="End"
+        testid="ctl-end"
+        icon="end"
+      />
       <input
         className="scrubber"
         type="range"
@@ -123,5 +109,30 @@ export function Controls() {
       </label>
       <HelpPopover />
     </div>
+  );
+}
+
+/** One icon button of the toolbar: its label also names the keyboard shortcut in the tooltip. */
+function ControlButton(props: {
+  readonly primary?: boolean;
+  readonly disabled: boolean;
+  readonly onClick: () => void;
+  readonly label: string;
+  readonly shortcut: string;
+  readonly testid: string;
+  readonly icon: IconName;
+}) {
+  return (
+    <button
+      type="button"
+      className={props.primary ? 'icon primary' : 'icon'}
+      disabled={props.disabled}
+      onClick={props.onClick}
+      title={`${props.label} (${props.shortcut})`}
+      aria-label={props.label}
+      data-testid={props.testid}
+    >
+      <Icon name={props.icon} />
+    </button>
   );
 }
