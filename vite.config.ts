@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { pwa } from './src/site/pwa.ts';
+import { socialMeta } from './src/site/site-meta.ts';
 
 /** Publishes the scenario format's JSON Schema at `schema/scenario.schema.json` of the site. */
 function publishScenarioSchema(): Plugin {
@@ -23,9 +25,10 @@ function publishScenarioSchema(): Plugin {
 }
 
 export default defineConfig({
-  // Relative base so the same build works on GitHub Pages under /<repo>/ and in an iframe.
+  // Relative base: the same build works on any static host, under any subpath (GitHub Pages
+  // serves /<repo>/), and in an iframe; nothing in it names the repository.
   base: './',
-  plugins: [react(), publishScenarioSchema()],
+  plugins: [react(), publishScenarioSchema(), socialMeta(), pwa()],
   resolve: {
     alias: [
       // monaco-yaml's worker imports monaco's pre-0.5x deep path, which monaco-editor's exports
@@ -39,7 +42,8 @@ export default defineConfig({
     ],
   },
   worker: { format: 'es' },
-  build: { target: 'es2022', sourcemap: true },
+  // No source maps: they were 20 of the 25 MB the site weighed, and the site is open source.
+  build: { target: 'es2022', sourcemap: false },
   test: {
     include: ['src/**/*.test.{ts,tsx}'],
     exclude: ['src/**/*.kernel.test.ts', 'node_modules/**'],

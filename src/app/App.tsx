@@ -6,6 +6,8 @@ import type { Lang } from './i18n/index.ts';
 import type { ScenarioEntry } from './scenario/entry.ts';
 import type { UrlFlags } from './boot.ts';
 import type { LabInstance } from './instance.ts';
+import { UpdatePrompt } from './pwa/UpdatePrompt.tsx';
+import type { Updates } from './pwa/updates.ts';
 
 export function App(props: {
   i18n: i18n;
@@ -13,10 +15,13 @@ export function App(props: {
   scenarios: readonly ScenarioEntry[];
   flags: UrlFlags;
   lab: LabInstance;
+  /** New versions of the site (absent in embeds, which register no service worker). */
+  updates?: Updates | undefined;
 }) {
   return (
     <I18nextProvider i18n={props.i18n}>
       <PrefsProvider i18n={props.i18n} initialLang={props.lang}>
+        {props.updates && <UpdatePrompt updates={props.updates} />}
         <Lab
           store={props.lab.store}
           scenarios={props.scenarios}

@@ -8,6 +8,7 @@ import { createLabInstance } from './instance.ts';
 import { browserStorage, loadPref } from './store/persist.ts';
 import { initialTheme } from './components/prefs.tsx';
 import type { LabClient } from './worker/client.ts';
+import { registerServiceWorker } from './pwa/register.ts';
 import './styles/base.css';
 import './styles/lab.css';
 import './styles/diagram.css';
@@ -21,9 +22,18 @@ export function start(flags: UrlFlags, client: LabClient): void {
   document.documentElement.dataset.theme = initialTheme();
   const root = document.getElementById('root');
   if (!root) return;
+  // Offline use and updates are for the full lab; an embed in a blog post caches nothing.
+  const updates = flags.embed ? undefined : registerServiceWorker();
   createRoot(root).render(
     <StrictMode>
-      <App i18n={createI18n(lang)} lang={lang} scenarios={SCENARIOS} flags={flags} lab={lab} />
+      <App
+        i18n={createI18n(lang)}
+        lang={lang}
+        scenarios={SCENARIOS}
+        flags={flags}
+        lab={lab}
+        updates={updates}
+      />
     </StrictMode>,
   );
 }

@@ -172,6 +172,10 @@ export const UI_EN = {
   'diagram.stale': 'Last valid result: fix the YAML to update',
   'diagram.empty': 'Nothing to draw yet.',
   'runs.title': 'Outcomes',
+  'pwa.region': 'Update',
+  'pwa.available': 'A new version of Hookpath is available.',
+  'pwa.reload': 'Reload',
+  'pwa.later': 'Later',
   'error.noScenarios': 'No scenario files were bundled with this build.',
 } as const;
 

@@ -164,5 +164,9 @@ export const UI_ZH: Record<UiKey, string> = {
   'diagram.stale': '上一次有效的结果：修正 YAML 后更新',
   'diagram.empty': '暂无可绘制的内容。',
   'runs.title': '结果',
+  'pwa.region': '更新',
+  'pwa.available': 'Hookpath 有新版本可用。',
+  'pwa.reload': '重新加载',
+  'pwa.later': '稍后',
   'error.noScenarios': '这个构建没有打包任何场景文件。',
 };
