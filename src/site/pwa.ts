@@ -17,6 +17,8 @@ const MAX_PRECACHED_FILE = 4 * 1024 * 1024;
 export function pwa(): PluginOption {
   return VitePWA({
     registerType: 'prompt',
+    // The glob below already takes the icons; listing them twice would precache them twice.
+    includeManifestIcons: false,
     // Registered by src/app/pwa once the first diagram is drawn, not by an injected script.
     injectRegister: false,
     manifest: {
@@ -40,7 +42,7 @@ export function pwa(): PluginOption {
           type: 'image/png',
           purpose: 'maskable',
         },
-        { src: 'logo.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+        { src: 'favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
       ],
     },
     workbox: {
