@@ -3,7 +3,7 @@
  * from a nested subpath (no rewrites, nothing configured for the path). Deep links and share
  * links survive a reload; the workers and Monaco load from under the subpath.
  */
-import { SUBPATH, expect, test } from './fixtures/site.fixture.ts';
+import { MONACO_YAML_ISSUE_7, SUBPATH, expect, test } from './fixtures/site.fixture.ts';
 
 test.use({ viewport: { width: 1280, height: 720 }, locale: 'en-US' });
 
@@ -47,11 +47,7 @@ test('a share link reloads to the same step', async ({ site }) => {
 });
 
 test.describe('Monaco', () => {
-  // monaco-yaml's worker does not start with monaco-editor 0.57 (issue 7, the editor's own
-  // work): it logs these two. Nothing else may appear.
-  test.use({
-    allowConsole: [/Missing requestHandler or method: doValidation/],
-  });
+  test.use({ allowConsole: [MONACO_YAML_ISSUE_7] });
 
   test('the editor chunk loads from the subpath', async ({ site }) => {
     await site.open('');
