@@ -17,9 +17,27 @@ test('the lab loads from a nested subpath and simulates in its worker', async ({
   );
   // Nothing was asked for outside the subpath (the server would have answered 404).
   for (const r of site.site.requests) expect(r).not.toMatch(/^\.\.|^\//);
-  // The manifest, the schema and the icons are published beside the page.
-  for (const path of ['manifest.webmanifest', 'schema/scenario.schema.json', 'icons/icon-192.png'])
-    expect((await site.page.request.get(`${site.site.url}${path}`)).status(), path).toBe(200);
+  // Every URL the page's head names (icons, manifest, social card) resolves under the subpath,
+  // and so do the manifest's icons and the published schema.
+  const head = await site.page.evaluate(() =>
+    [...document.querySelectorAll('link[href], meta[content^="./"]')].map(
+      (e) =>
+        new URL(e.getAttribute('href') ?? e.getAttribute('content') ?? '', document.baseURI).href,
+    ),
+  );
+  const manifest = (await (
+    await site.page.request.get(`${site.site.url}manifest.webmanifest`)
+  ).json()) as { icons: { src: string }[] };
+  const urls = [
+    ...head,
+    ...manifest.icons.map((i) => `${site.site.url}${i.src}`),
+    `${site.site.url}schema/scenario.schema.json`,
+  ];
+  expect(head.length).toBeGreaterThanOrEqual(6);
+  for (const url of urls) {
+    expect(url.startsWith(site.site.url), url).toBe(true);
+    expect((await site.page.request.get(url)).status(), url).toBe(200);
+  }
 });
 
 test('a deep link to a scenario survives a reload', async ({ site }) => {
