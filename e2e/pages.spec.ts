@@ -79,3 +79,12 @@ test.describe('Monaco', () => {
     for (const w of site.workerPaths()) expect(w.startsWith(`${SUBPATH}assets/`), w).toBe(true);
   });
 });
+
+test('an embed registers no service worker and caches nothing', async ({ site }) => {
+  await site.open('embed=1');
+  await site.page.waitForLoadState('networkidle');
+  expect(site.site.requests).not.toContain('sw.js');
+  expect(
+    await site.page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length),
+  ).toBe(0);
+});

@@ -20,14 +20,21 @@ export function registerServiceWorker(): Updates {
     if (navigator.serviceWorker?.controller) void skipWaiting();
     else location.reload();
   });
-  skipWaiting = registerSW({
-    onNeedRefresh: () => updates.markWaiting(),
-    onRegisteredSW(_url, registration) {
-      if (!registration) return;
-      setInterval(() => {
-        if (navigator.onLine) void registration.update().catch(() => {});
-      }, CHECK_EVERY_MS);
-    },
-  });
+  // After the page has loaded: workbox-window and the precache download never compete with the
+  // first diagram.
+  const register = () => {
+    skipWaiting = registerSW({
+      immediate: true,
+      onNeedRefresh: () => updates.markWaiting(),
+      onRegisteredSW(_url, registration) {
+        if (!registration) return;
+        setInterval(() => {
+          if (navigator.onLine) void registration.update().catch(() => {});
+        }, CHECK_EVERY_MS);
+      },
+    });
+  };
+  if (document.readyState === 'complete') register();
+  else addEventListener('load', register, { once: true });
   return updates;
 }
