@@ -125,3 +125,15 @@ test('on the first visit (no worker in control yet) Reload simply reloads', asyn
   await expect(site.verdict).toHaveAttribute('data-outcome', /.+/);
   await expect(site.page.getByTestId('update-prompt')).toHaveCount(0);
 });
+
+test('Chromium finds the site installable, manifest and icons included', async ({ site }) => {
+  await site.open();
+  await site.serviceWorkerActive();
+  const cdp = await site.page.context().newCDPSession(site.page);
+  const manifest = await cdp.send('Page.getAppManifest');
+  expect(manifest.url).toBe(`${site.site.url}manifest.webmanifest`);
+  expect(manifest.errors).toEqual([]);
+  const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+  // Playwright's browser contexts are incognito profiles, where nothing can be installed.
+  expect(installabilityErrors.map((e) => e.errorId)).toEqual(['in-incognito']);
+});

@@ -57,7 +57,10 @@ export async function serveStatic(
       () => res.writeHead(404).end('not found'),
     );
   });
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, host, resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, resolve);
+  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host}:${port}${mount}`,
