@@ -1,4 +1,4 @@
-import { LB_SERVICE, expect, test } from './fixtures/lab.fixture.ts';
+import { LB_SERVICE, expect, freshPage, test } from './fixtures/lab.fixture.ts';
 
 test.use({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
 
@@ -96,12 +96,13 @@ test('a share link restores the scenario, the edit and the exact step', async ({
   await lab.page.getByTestId('share').click();
   const url = lab.page.url();
   expect(url).toContain('#lab=');
-  const other = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const fresh = await freshPage(browser);
+  const other = fresh.page;
   await other.goto(url);
   await expect(other.getByTestId('verdict')).toContainText('pod nettest');
   await expect(other.getByTestId('diagram-svg')).toHaveAttribute('data-step', String(at));
   await expect(other.getByTestId('packet-dst')).toHaveText(/^10\.244\./);
-  await other.close();
+  await fresh.check();
 });
 
 test('Chinese, dark theme, and a drop with the end mark', async ({ lab }) => {
