@@ -1,7 +1,14 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type * as Monaco from 'monaco-editor/editor/editor.api.js';
-import { MANIFESTS_URI, setupMonaco } from './monaco-setup.ts';
+import { MANIFESTS_URI, onTabFocusChange, setupMonaco, tabMovesFocus } from './monaco-setup.ts';
 import type { EditorProps } from './types.ts';
+import './editor.css';
+
+/** Monaco's toggle key for "Tab moves focus" (its keybinding differs on macOS). */
+const TOGGLE_KEY = /Mac|iPhone|iPad/.test(globalThis.navigator?.platform ?? '')
+  ? 'Ctrl+Shift+M'
+  : 'Ctrl+M';
 
 /** Monaco on the manifests: Kubernetes schema through monaco-yaml, lab diagnostics as markers. */
 export default function MonacoEditor({
@@ -12,7 +19,9 @@ export default function MonacoEditor({
   label,
   reveal,
 }: EditorProps) {
+  const { t } = useTranslation();
   const host = useRef<HTMLDivElement>(null);
+  const [tabFocus, setTabFocus] = useState(tabMovesFocus);
   const ed = useRef<Monaco.editor.IStandaloneCodeEditor | null>(null);
   const onChangeRef = useRef(onChange);
   useEffect(() => {
@@ -40,7 +49,9 @@ export default function MonacoEditor({
     });
     ed.current = editor;
     const sub = model.onDidChangeContent(() => onChangeRef.current(model.getValue()));
+    const tab = onTabFocusChange(setTabFocus);
     return () => {
+      tab.dispose();
       sub.dispose();
       editor.dispose();
       model.dispose();
@@ -96,5 +107,12 @@ export default function MonacoEditor({
     editor.focus();
   }, [reveal]);
 
-  return <div className="monaco-host" ref={host} data-testid="editor-monaco" />;
+  return (
+    <div className="monaco-wrap">
+      <div className="monaco-host" ref={host} data-testid="editor-monaco" />
+      <p className="editor-hint" data-testid="editor-tab-hint" data-tab-focus={tabFocus}>
+        {t(tabFocus ? 'editor.tabMoves' : 'editor.tabIndents', { key: TOGGLE_KEY })}
+      </p>
+    </div>
+  );
 }

@@ -15,6 +15,8 @@ export const UI_EN = {
   'editor.line': 'line {line}',
   'editor.show': 'Show manifests',
   'editor.hide': 'Hide manifests',
+  'editor.tabMoves': 'Tab moves focus · {key} toggles Tab indenting',
+  'editor.tabIndents': 'Tab indents · {key} makes Tab move focus again',
   'status.stale': 'The YAML has errors: showing the last result that worked.',
   'status.running': 'Simulating…',
   'status.ms': 'simulated in {ms} ms',

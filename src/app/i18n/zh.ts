@@ -17,6 +17,8 @@ export const UI_ZH: Record<UiKey, string> = {
   'editor.line': '第 {line} 行',
   'editor.show': '显示清单',
   'editor.hide': '隐藏清单',
+  'editor.tabMoves': 'Tab 键移动焦点 · {key} 切换为 Tab 缩进',
+  'editor.tabIndents': 'Tab 键缩进 · {key} 恢复 Tab 移动焦点',
   'status.stale': 'YAML 有错误：显示的是上一次有效的结果。',
   'status.running': '正在模拟…',
   'status.ms': '模拟用时 {ms} 毫秒',
