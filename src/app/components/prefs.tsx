@@ -1,10 +1,11 @@
 /**
  * Page-wide preferences (theme, language): shared by every lab on the page, saved in
- * localStorage; defaults come from the system (prefers-color-scheme, browser language).
+ * localStorage; defaults come from the system (prefers-color-scheme, browser language). A link or
+ * an embed can set the theme with `?theme=light|dark|auto` (auto: the system's, followed live).
  */
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { i18n } from 'i18next';
-import { browserStorage, loadPref, savePref } from '../store/persist.ts';
+import { browserStorage, loadPref, savePref, type KeyValue } from '../store/persist.ts';
 import { LANGS, type Lang } from '../i18n/index.ts';
 
 export type Theme = 'light' | 'dark';
@@ -18,10 +19,28 @@ interface Prefs {
 
 const PrefsContext = createContext<Prefs | null>(null);
 
+const DARK = '(prefers-color-scheme: dark)';
+
+const systemTheme = (): Theme => (globalThis.matchMedia?.(DARK).matches ? 'dark' : 'light');
+
+/**
+ * The theme a page starts with, and whether it follows the system: the address's `theme`
+ * parameter first, then the user's saved choice, then the system's.
+ */
+export function themeChoice(
+  search: string = globalThis.location?.search ?? '',
+  kv: KeyValue | null = browserStorage(),
+  system: () => Theme = systemTheme,
+): { theme: Theme; followSystem: boolean } {
+  const param = new URLSearchParams(search).get('theme');
+  if (param === 'light' || param === 'dark') return { theme: param, followSystem: false };
+  const saved = param === 'auto' ? null : loadPref(kv, 'theme');
+  if (saved === 'light' || saved === 'dark') return { theme: saved, followSystem: false };
+  return { theme: system(), followSystem: true };
+}
+
 export function initialTheme(): Theme {
-  const saved = loadPref(browserStorage(), 'theme');
-  if (saved === 'light' || saved === 'dark') return saved;
-  return globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  return themeChoice().theme;
 }
 
 export function PrefsProvider({
@@ -33,11 +52,20 @@ export function PrefsProvider({
   initialLang: Lang;
   children: ReactNode;
 }) {
-  const [theme, setThemeState] = useState<Theme>(initialTheme);
+  const [start] = useState(() => themeChoice());
+  const [theme, setThemeState] = useState<Theme>(start.theme);
+  const [followSystem, setFollowSystem] = useState(start.followSystem);
   const [lang, setLangState] = useState<Lang>(initialLang);
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
+  useEffect(() => {
+    const m = followSystem ? globalThis.matchMedia?.(DARK) : undefined;
+    if (!m) return;
+    const follow = () => setThemeState(m.matches ? 'dark' : 'light');
+    m.addEventListener('change', follow);
+    return () => m.removeEventListener('change', follow);
+  }, [followSystem]);
   useEffect(() => {
     document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
     void i18n.changeLanguage(lang);
@@ -48,6 +76,7 @@ export function PrefsProvider({
       lang,
       setTheme(t) {
         savePref(browserStorage(), 'theme', t);
+        setFollowSystem(false);
         setThemeState(t);
       },
       setLang(l) {
