@@ -66,7 +66,7 @@ export function Header({
         <span className="logo" aria-hidden="true">
           ⤳
         </span>
-        <span className="name">Hookpath</span>
+        <h1 className="name">Hookpath</h1>
         {!embed && <span className="tagline">{t('app.tagline')}</span>}
       </div>
       <div className="scenario-picker">

@@ -24,9 +24,11 @@ export function PacketDetails() {
       <table>
         <thead>
           <tr>
-            <th />
-            <th>{t('trace.in')}</th>
-            <th>{t('trace.out')}</th>
+            <th scope="col">
+              <span className="sr-only">{t('trace.field')}</span>
+            </th>
+            <th scope="col">{t('trace.in')}</th>
+            <th scope="col">{t('trace.out')}</th>
           </tr>
         </thead>
         <tbody>
@@ -36,7 +38,7 @@ export function PacketDetails() {
             const changed = inbound !== null && outbound !== null && a !== b;
             return (
               <tr key={f} className={changed ? 'changed' : ''} data-field={f}>
-                <th>{t(`trace.field.${f}`)}</th>
+                <th scope="row">{t(`trace.field.${f}`)}</th>
                 <td>{a}</td>
                 <td>
                   {b}

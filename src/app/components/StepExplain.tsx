@@ -12,12 +12,17 @@ export function StepExplain() {
   const cur = steps[step];
   if (!cur) return <div className="explain" data-testid="step-explain" />;
   const e = cur.event.explain;
+  const sentence = t(`explain:${e.key}`, { ...e.params, defaultValue: e.key });
   const insight = insightOf(steps, step, cluster);
   return (
-    <div className="explain" data-testid="step-explain" aria-live="polite">
+    <div className="explain" data-testid="step-explain">
       <p className="explain-main">
         <span className="explain-host">{cur.host}</span>
-        {t(`explain:${e.key}`, { ...e.params, defaultValue: e.key })}
+        {sentence}
+      </p>
+      {/* Screen readers hear each step's sentence once, politely; the rest is there to read. */}
+      <p className="sr-only" aria-live="polite" data-testid="step-announce">
+        {`${cur.host}: ${sentence}`}
       </p>
       {insight && (
         <p className="explain-insight" data-testid="step-insight">

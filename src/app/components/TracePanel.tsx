@@ -40,7 +40,15 @@ export function TracePanel() {
           {hidden > 0 && <span className="muted"> ({t('trace.hidden', { count: hidden })})</span>}
         </label>
       </header>
-      <div className="panel-body trace-body" ref={body}>
+      {/* Focusable, so a keyboard user can scroll the steps with the arrow keys. */}
+      <div
+        className="panel-body trace-body"
+        ref={body}
+        tabIndex={0}
+        role="region"
+        aria-label={t('trace.steps')}
+        data-testid="trace-body"
+      >
         <table className="trace-table">
           <colgroup>
             <col style={{ width: 34 }} />

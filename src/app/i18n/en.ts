@@ -76,6 +76,8 @@ export const UI_EN = {
   'trace.hidden_one': '{count} rule that did not match',
   'trace.hidden_other': '{count} rules that did not match',
   'trace.details': 'Packet at each host',
+  'trace.steps': 'Steps of the trace',
+  'trace.field': 'Field',
   'trace.in': 'arrived as',
   'trace.out': 'leaves as',
   'trace.changedBy': 'rewritten on this host',

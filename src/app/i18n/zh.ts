@@ -75,6 +75,8 @@ export const UI_ZH: Record<UiKey, string> = {
   'trace.replyDivider': '回包返回',
   'trace.hidden_one': '{count} 条未匹配的规则',
   'trace.hidden_other': '{count} 条未匹配的规则',
+  'trace.steps': '追踪步骤',
+  'trace.field': '字段',
   'trace.details': '各主机上的包',
   'trace.in': '进入时',
   'trace.out': '离开时',
