@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
-import { browserLang, createI18n, type Lang } from './i18n/index.ts';
+import { createI18n, initialLang, type Lang } from './i18n/index.ts';
 import { SCENARIOS } from './scenario/catalog.ts';
 import type { UrlFlags } from './boot.ts';
 import { createLabInstance } from './instance.ts';
@@ -17,8 +17,7 @@ import './styles/diagram.css';
 export function start(flags: UrlFlags, client: LabClient): void {
   performance.mark('hookpath:app');
   const lab = createLabInstance(SCENARIOS, flags, client);
-  const saved = loadPref(browserStorage(), 'lang');
-  const lang: Lang = saved === 'en' || saved === 'zh' ? saved : browserLang();
+  const lang: Lang = initialLang(location.search, loadPref(browserStorage(), 'lang'));
   document.documentElement.dataset.theme = initialTheme();
   const root = document.getElementById('root');
   if (!root) return;

@@ -3,7 +3,7 @@ import { EXPLAIN_EN } from '../../engine/explain.ts';
 import { EXPLAIN_ZH } from './explain-zh.ts';
 import { UI_EN } from './en.ts';
 import { UI_ZH } from './zh.ts';
-import { browserLang, createI18n } from './index.ts';
+import { browserLang, createI18n, initialLang } from './index.ts';
 
 const params = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -29,6 +29,13 @@ describe('translations', () => {
     expect(i.t('editor.problems', { count: 2 })).toBe('2 problems');
     void i.changeLanguage('zh');
     expect(i.t('editor.problems', { count: 2 })).toBe('2 个问题');
+  });
+
+  it('starts in ?lang=, else the saved language, else the browser language', () => {
+    expect(initialLang('?lang=zh', 'en', ['en-US'])).toBe('zh');
+    expect(initialLang('?embed&lang=en', 'zh', ['zh-CN'])).toBe('en');
+    expect(initialLang('?lang=fr', 'zh', ['en-US'])).toBe('zh');
+    expect(initialLang('', null, ['zh-TW'])).toBe('zh');
   });
 
   it('defaults to the browser language', () => {

@@ -23,6 +23,21 @@ export function browserLang(
   return 'en';
 }
 
+/**
+ * The language a page starts in: `?lang=en|zh` of its address (a blog post in Chinese embeds the
+ * lab in Chinese), then the user's saved choice, then the browser's.
+ */
+export function initialLang(
+  search: string,
+  saved: string | null,
+  languages: readonly string[] = globalThis.navigator?.languages ?? [],
+): Lang {
+  const param = new URLSearchParams(search).get('lang');
+  if (param === 'en' || param === 'zh') return param;
+  if (saved === 'en' || saved === 'zh') return saved;
+  return browserLang(languages);
+}
+
 export function createI18n(lang: Lang): i18n {
   const inst = i18next.createInstance();
   void inst.use(initReactI18next).init({
