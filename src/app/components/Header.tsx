@@ -146,10 +146,19 @@ export function Header({
         </button>
       </div>
       {description && !embed && (
+        // Clamped to two lines; a click or Enter/Space shows it whole (keyboard users too).
         <p
           className={`scenario-description${more ? ' open' : ''}`}
           data-testid="scenario-description"
+          role="button"
+          tabIndex={0}
+          aria-expanded={more}
           onClick={() => setMore(!more)}
+          onKeyDown={(e) => {
+            if (e.key !== 'Enter' && e.key !== ' ') return;
+            e.preventDefault();
+            setMore(!more);
+          }}
         >
           {description}
         </p>

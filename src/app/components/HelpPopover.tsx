@@ -1,14 +1,27 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { tabToggleKey } from '../editor/keys.ts';
 
 export const HELP_EVENT = 'hookpath:help';
 
-/** The keyboard shortcuts, opened with the button or "?". */
+/**
+ * The keyboard shortcuts, opened with the button or "?". Opening moves the focus into the
+ * popover; Escape or Close puts it back on the button.
+ */
 export function HelpPopover() {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const id = useId();
   const ref = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+  useEffect(() => {
+    if (open) dialog.current?.focus();
+  }, [open]);
   useEffect(() => {
     const toggle = () => setOpen((o) => !o);
     const root = ref.current?.closest('.lab');
@@ -17,9 +30,15 @@ export function HelpPopover() {
   }, []);
   useEffect(() => {
     if (!open) return;
-    const close = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
-    window.addEventListener('keydown', close);
-    return () => window.removeEventListener('keydown', close);
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      // Back to the button when the focus was in the popover (or nowhere), not when elsewhere.
+      const at = document.activeElement;
+      if (!at || at === document.body || ref.current?.contains(at)) button.current?.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
   }, [open]);
   const rows: [string, string][] = [
     ['Space', t('help.space')],
@@ -27,10 +46,14 @@ export function HelpPopover() {
     ['Home End', t('help.home')],
     ['R', t('help.reply')],
     ['?', t('help.help')],
+    ['Tab Shift+Tab', t('help.tab')],
+    [tabToggleKey(), t('help.tabIndent')],
+    ['Esc', t('help.escape')],
   ];
   return (
     <div className="help" ref={ref}>
       <button
+        ref={button}
         type="button"
         className="icon"
         aria-expanded={open}
@@ -44,10 +67,12 @@ export function HelpPopover() {
       </button>
       {open && (
         <div
+          ref={dialog}
           className="popover"
           id={id}
           role="dialog"
           aria-label={t('help.title')}
+          tabIndex={-1}
           data-testid="help-popover"
         >
           <h3>{t('help.title')}</h3>
@@ -63,7 +88,7 @@ export function HelpPopover() {
               </div>
             ))}
           </dl>
-          <button type="button" className="text" onClick={() => setOpen(false)}>
+          <button type="button" className="text" onClick={close} data-testid="help-close">
             {t('help.close')}
           </button>
         </div>

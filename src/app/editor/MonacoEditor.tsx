@@ -3,12 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type * as Monaco from 'monaco-editor/editor/editor.api.js';
 import { MANIFESTS_URI, onTabFocusChange, setupMonaco, tabMovesFocus } from './monaco-setup.ts';
 import type { EditorProps } from './types.ts';
+import { tabToggleKey } from './keys.ts';
 import './editor.css';
-
-/** Monaco's toggle key for "Tab moves focus" (its keybinding differs on macOS). */
-const TOGGLE_KEY = /Mac|iPhone|iPad/.test(globalThis.navigator?.platform ?? '')
-  ? 'Ctrl+Shift+M'
-  : 'Ctrl+M';
 
 /** Monaco on the manifests: Kubernetes schema through monaco-yaml, lab diagnostics as markers. */
 export default function MonacoEditor({
@@ -111,7 +107,7 @@ export default function MonacoEditor({
     <div className="monaco-wrap">
       <div className="monaco-host" ref={host} data-testid="editor-monaco" />
       <p className="editor-hint" data-testid="editor-tab-hint" data-tab-focus={tabFocus}>
-        {t(tabFocus ? 'editor.tabMoves' : 'editor.tabIndents', { key: TOGGLE_KEY })}
+        {t(tabFocus ? 'editor.tabMoves' : 'editor.tabIndents', { key: tabToggleKey() })}
       </p>
     </div>
   );
