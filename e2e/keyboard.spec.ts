@@ -5,7 +5,7 @@
  * polite announcement of each step.
  */
 import { expect, test, type LabPage } from './fixtures/lab.fixture.ts';
-import { focusStop, tabTo, type FocusStop } from './fixtures/keyboard.ts';
+import { focusStop, ringShows, tabTo, type FocusStop } from './fixtures/keyboard.ts';
 import { MonacoPage } from './fixtures/monaco.ts';
 
 test.use({ viewport: { width: 1280, height: 720 }, locale: 'en-US' });
@@ -32,8 +32,11 @@ async function markControls(lab: LabPage): Promise<string[]> {
  * Tabs through the whole page once, until the focus leaves the page or comes back round to the
  * first stop; returns each stop (data-kbd name or 'editor').
  */
-async function walkAll(lab: LabPage, key: 'Tab' | 'Shift+Tab'): Promise<FocusStop[]> {
-  const stops: FocusStop[] = [];
+async function walkAll(
+  lab: LabPage,
+  key: 'Tab' | 'Shift+Tab',
+): Promise<(FocusStop & { shown: number })[]> {
+  const stops: (FocusStop & { shown: number })[] = [];
   await lab.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   for (let i = 0; i < 200; i++) {
     await lab.page.keyboard.press(key);
@@ -44,7 +47,8 @@ async function walkAll(lab: LabPage, key: 'Tab' | 'Shift+Tab'): Promise<FocusSto
     );
     const id = at.inEditor ? 'editor' : (kbd ?? `unmarked ${at.id}`);
     if (id === stops[0]?.id) break;
-    stops.push({ ...at, id });
+    const shown = at.ring ? await ringShows(lab.page, at.ring) : 0;
+    stops.push({ ...at, id, shown });
   }
   return stops;
 }
@@ -66,7 +70,9 @@ for (const theme of ['light', 'dark'] as const)
       // The editor is one stop: the next key press leaves it (no trap, no indentation).
       const inEditor = names.filter((n) => n === 'editor').length;
       expect(inEditor, `${key} stays in the editor for one stop`).toBe(1);
-      const blind = stops.filter((s) => !s.ring || !s.visible).map((s) => s.id);
+      const blind = stops
+        .filter((s) => s.shown < 0.8)
+        .map((s) => `${s.id} (${Math.round(s.shown * 100)}% of the ring on screen)`);
       expect(blind, `${key}: focus without a visible ring`).toEqual([]);
     }
     await expect(lab.page.getByTestId('edited-badge')).toHaveCount(0);
