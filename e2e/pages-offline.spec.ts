@@ -4,13 +4,11 @@
  * silently: it waits behind a Reload prompt.
  */
 import { SCREENS } from './fixtures/lab.fixture.ts';
-import { MONACO_YAML_ISSUE_7, SUBPATH, expect, test } from './fixtures/site.fixture.ts';
+import { SUBPATH, expect, test } from './fixtures/site.fixture.ts';
 
 test.use({ viewport: { width: 1280, height: 720 }, locale: 'en-US' });
 
 test.describe('offline', () => {
-  test.use({ allowConsole: [MONACO_YAML_ISSUE_7] });
-
   test('after the first visit the lab works offline, workers and editor included', async ({
     site,
     context,

@@ -3,7 +3,7 @@
  * from a nested subpath (no rewrites, nothing configured for the path). Deep links and share
  * links survive a reload; the workers and Monaco load from under the subpath.
  */
-import { MONACO_YAML_ISSUE_7, SUBPATH, expect, test } from './fixtures/site.fixture.ts';
+import { SUBPATH, expect, test } from './fixtures/site.fixture.ts';
 
 test.use({ viewport: { width: 1280, height: 720 }, locale: 'en-US' });
 
@@ -65,8 +65,6 @@ test('a share link reloads to the same step', async ({ site }) => {
 });
 
 test.describe('Monaco', () => {
-  test.use({ allowConsole: [MONACO_YAML_ISSUE_7] });
-
   test('the editor chunk loads from the subpath', async ({ site }) => {
     await site.open('');
     await expect(site.page.locator('.monaco-editor')).toBeVisible({ timeout: 15_000 });
