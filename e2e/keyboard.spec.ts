@@ -4,6 +4,7 @@
  * opens and closes the help, and goes in and out of the editor. Plus reduced motion and the
  * polite announcement of each step.
  */
+import type { Page } from '@playwright/test';
 import { expect, test, type LabPage } from './fixtures/lab.fixture.ts';
 import { focusStop, ringShows, tabTo, type FocusStop } from './fixtures/keyboard.ts';
 import { MonacoPage } from './fixtures/monaco.ts';
@@ -78,6 +79,15 @@ for (const theme of ['light', 'dark'] as const)
     await expect(lab.page.getByTestId('edited-badge')).toHaveCount(0);
   });
 
+/** Moves a focused picker by one option with an arrow key; returns the value it now has. */
+async function arrowTo(page: Page, testid: string, key: 'ArrowDown' | 'ArrowUp'): Promise<string> {
+  const picker = page.getByTestId(testid);
+  const before = await picker.inputValue();
+  await page.keyboard.press(key);
+  await expect(picker).not.toHaveValue(before);
+  return picker.inputValue();
+}
+
 test('a keyboard-only journey: scenario, path, play, step, trace, help, editor', async ({
   lab,
 }) => {
@@ -87,12 +97,11 @@ test('a keyboard-only journey: scenario, path, play, step, trace, help, editor',
   const ed = new MonacoPage(page);
   await ed.ready();
 
-  // Scenario and variant with the arrow keys on the pickers.
+  // Scenario and variant with the arrow keys on the pickers (another scenario, then back).
   await tabTo(page, 'scenario-picker');
   const firstScenario = await page.getByTestId('scenario-picker').inputValue();
-  await page.keyboard.press('ArrowDown');
-  await expect(page.getByTestId('scenario-picker')).not.toHaveValue(firstScenario);
-  await page.keyboard.press('ArrowUp');
+  await arrowTo(page, 'scenario-picker', 'ArrowDown');
+  await arrowTo(page, 'scenario-picker', 'ArrowUp');
   await expect(page.getByTestId('scenario-picker')).toHaveValue(firstScenario);
   await tabTo(page, 'variant-picker');
   await page.keyboard.press('ArrowDown');
@@ -109,13 +118,11 @@ test('a keyboard-only journey: scenario, path, play, step, trace, help, editor',
   expect(await ed.hasFocus()).toBe(false);
   await expect(page.getByTestId('edited-badge')).toHaveCount(0);
 
-  // The path: another destination.
+  // The path: another destination, kept; the lab answers for it.
   await tabTo(page, 'path-to');
-  const to = await page.getByTestId('path-to').inputValue();
-  await page.keyboard.press('ArrowDown');
-  await expect(page.getByTestId('path-to')).not.toHaveValue(to);
-  await page.keyboard.press('ArrowUp');
+  const to = await arrowTo(page, 'path-to', 'ArrowDown');
   await expect(page.getByTestId('path-to')).toHaveValue(to);
+  await expect(lab.verdict).toHaveAttribute('data-outcome', /.+/);
 
   // Play and pause, then step forward with the button and with the arrow key.
   await tabTo(page, 'ctl-play');
