@@ -15,7 +15,7 @@ describe('timeline', () => {
   it('places every event of the DNAT path at a pipeline slot, with the rewrite', () => {
     const steps = buildTimeline(run0(podResult()));
     const dnat = steps.find((s) => s.event.type === 'rule' && s.event.target === 'DNAT');
-    expect(dnat?.slot).toEqual({ kind: 'hook', hook: 'PREROUTING', table: 'nat' });
+    expect(dnat?.slot).toEqual({ kind: 'hook', hook: 'PREROUTING', row: 'nat' });
     expect(dnat?.changed).toEqual(['dst', 'dport']);
     const route = steps[(dnat?.index ?? 0) + 1];
     expect(route?.slot).toEqual({ kind: 'route-in' });
@@ -119,7 +119,7 @@ describe('layout and motion', () => {
       for (const p of s.path) expect(Number.isFinite(p.x) && Number.isFinite(p.y)).toBe(true);
     const marks = stripMarks(steps, steps.length - 1);
     expect(
-      marks.find((m) => m.host === 'cp-1' && m.hook === 'PREROUTING' && m.table === 'nat')?.badge,
+      marks.find((m) => m.host === 'cp-1' && m.hook === 'PREROUTING' && m.row === 'nat')?.badge,
     ).toBe('DNAT');
   });
 });

@@ -3,7 +3,6 @@
  * through the pipeline's arrows inside a node, along the wire between hosts.
  */
 import {
-  HOOK_BOXES,
   LOCAL_STRIP,
   ROUTE_IN,
   ROUTE_OUT,
@@ -92,8 +91,8 @@ export function slotPoint(layout: DiagramLayout, host: string, slot: Slot): Poin
   if (!h.pipeline) return boxCentre(h);
   switch (slot.kind) {
     case 'hook': {
-      const tables = h.hooks.find((k) => k.hook === slot.hook)?.tables.map((t) => t.table) ?? [];
-      return add(origin(h), hookPoint(slot.hook, slot.table, tables));
+      const rows = h.hooks.find((k) => k.hook === slot.hook)?.rows.map((t) => t.row) ?? [];
+      return add(origin(h), hookPoint(slot.hook, slot.row, rows));
     }
     case 'route-in':
       return add(origin(h), ROUTE_IN);
@@ -115,8 +114,10 @@ function waypoint(h: HostBox, id: SlotId): Point {
     case 'in':
     case 'out':
       return boxCentre(h);
-    default:
-      return add(origin(h), center(HOOK_BOXES[id]));
+    default: {
+      const box = h.hooks.find((k) => k.hook === id)?.box;
+      return box ? center(box) : boxCentre(h);
+    }
   }
 }
 
@@ -129,8 +130,16 @@ export function motionPath(layout: DiagramLayout, prev: Step | null, cur: Step):
   const h = hostBox(layout, cur.host);
   if (!h || !h.pipeline) return [start, end];
   const walk = pipelineWalk(slotId(prev.slot), slotId(cur.slot));
-  if (!walk || walk.length <= 2) return gutter(h, prev.slot, cur.slot, start, end);
-  const mids = walk.slice(1, -1).map((id) => waypoint(h, id));
+  if (!walk || walk.length < 2) return gutter(h, prev.slot, cur.slot, start, end);
+  // Along the arrows the node draws; a waypoint where there is no arrow (in, out).
+  const mids: Point[] = [];
+  walk.forEach((id, i) => {
+    const next = walk[i + 1];
+    if (!next) return;
+    const edge = h.edges.find((e) => e.from === id && e.to === next);
+    if (edge) mids.push(...edge.points);
+    else if (i + 1 < walk.length - 1) mids.push(waypoint(h, next));
+  });
   return gutter(h, prev.slot, cur.slot, start, end, mids);
 }
 
