@@ -26,6 +26,10 @@ export function HelpPopover() {
     ['← →', t('help.arrows')],
     ['Home End', t('help.home')],
     ['R', t('help.reply')],
+    ['F O', t('help.camera')],
+    ['+ −', t('help.zoom')],
+    ['C', t('help.conntrack')],
+    ['L', t('help.legend')],
     ['?', t('help.help')],
   ];
   return (

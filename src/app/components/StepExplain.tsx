@@ -14,7 +14,15 @@ export function StepExplain() {
   const e = cur.event.explain;
   const insight = insightOf(steps, step, cluster);
   return (
-    <div className="explain" data-testid="step-explain" aria-live="polite">
+    // Focusable: a long explanation scrolls inside its fixed height, by keyboard too.
+    <div
+      className="explain"
+      data-testid="step-explain"
+      role="region"
+      aria-live="polite"
+      tabIndex={0}
+      aria-label={t('explain.title')}
+    >
       <p className="explain-main">
         <span className="explain-host">{cur.host}</span>
         {t(`explain:${e.key}`, { ...e.params, defaultValue: e.key })}
