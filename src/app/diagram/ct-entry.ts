@@ -37,7 +37,7 @@ export function drawCtEntries(
     g.selectAll('*').remove();
     const r = c.box;
     const x = r.x + 10;
-    const width = Math.floor((r.w - 20) / (11 * MONO_CHAR));
+    const width = Math.floor((r.w - 20) / (10.5 * MONO_CHAR));
     const e = c.entry;
     if (!e) {
       g.append('text')

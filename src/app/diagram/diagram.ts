@@ -62,6 +62,13 @@ export interface DiagramInstance {
 
 type G = Selection<SVGGElement, unknown, null, undefined>;
 
+const union = (a: Rect | null, b: Rect): Rect => {
+  if (!a) return b;
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, w: Math.max(a.x + a.w, b.x + b.w) - x, h: Math.max(a.y + a.h, b.y + b.h) - y };
+};
+
 const NO_INSETS: Insets = { top: 0, right: 0, bottom: 0, left: 0 };
 
 export function createDiagram(
@@ -154,8 +161,10 @@ export function createDiagram(
     const h = scene.layout.hosts.find((x) => x.name === s.host);
     const hook = s.hook ? (h?.hooks.find((k) => k.hook === s.hook)?.box ?? null) : null;
     const chip = s.process ? h?.processes.find((p) => p.name === s.process) : undefined;
-    const keepClear =
+    let keepClear =
       hook ?? (chip ? { x: chip.at.x - chip.w / 2, y: chip.at.y - 10, w: chip.w, h: 20 } : null);
+    // The end mark (its cross and the DROP under it) stays visible too.
+    if (s.end) keepClear = union(keepClear, { x: s.at.x - 30, y: s.at.y - 16, w: 60, h: 54 });
     token.label(s, obstacles, keepClear, bounds);
   };
 

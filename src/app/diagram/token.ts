@@ -10,7 +10,7 @@ import { MONO_CHAR } from './draw-static.ts';
 
 type G = Selection<SVGGElement, unknown, null, undefined>;
 
-export const LABEL_H = 42;
+export const LABEL_H = 26;
 const LINE1 = 13;
 
 export interface Token {
@@ -24,8 +24,9 @@ export function createToken(parent: G): Token {
   g.append('circle').attr('class', 'token-dot').attr('r', 7);
   const label = g.append('g').attr('class', 'token-label').attr('data-testid', 'token-label');
   label.append('rect').attr('class', 'token-bg').attr('rx', 6).attr('height', LABEL_H);
-  const l1 = label.append('text').attr('class', 'token-line1').attr('x', 9).attr('y', 18);
-  const l2 = label.append('text').attr('class', 'token-line2').attr('x', 9).attr('y', 34);
+  // One line (the header panel above the diagram has the protocol): short enough to fit
+  // between the rows of boxes it must not hide.
+  const l1 = label.append('text').attr('class', 'token-line1').attr('x', 9).attr('y', 17.5);
   return {
     g,
     label(s, obstacles, keepClear, bounds) {
@@ -39,17 +40,16 @@ export function createToken(parent: G): Token {
       l1.append('tspan')
         .attr('class', ch.has('dst') || ch.has('dport') ? 'changed' : null)
         .text(dst);
-      l2.selectAll('*').remove();
       const flags = flagsOf(s.packet);
-      l2.append('tspan').text(`${s.packet.proto}${flags ? ` ${flags}` : ''}`);
+      if (flags) l1.append('tspan').attr('class', 'token-flags').text(`  ${flags}`);
       if (s.packet.mark !== 0 || ch.has('mark'))
-        l2.append('tspan')
-          .attr('class', ch.has('mark') ? 'changed' : null)
+        l1.append('tspan')
+          .attr('class', `token-flags${ch.has('mark') ? ' changed' : ''}`)
           .text(` · mark ${markText(s.packet.mark)}`);
       // The browser measures the text; test DOMs without layout fall back to the font's advance.
       const measured = (l1.node() as SVGTextContentElement | null)?.getComputedTextLength?.() ?? 0;
-      const estimate = `${src} → ${dst}`.length * LINE1 * MONO_CHAR;
-      const w = Math.max(measured || estimate, 180) + 18;
+      const estimate = (l1.text() || `${src} → ${dst}`).length * LINE1 * MONO_CHAR;
+      const w = Math.max(measured || estimate, 120) + 18;
       label.select('rect').attr('width', w);
       const off = labelOffset(s.at, w, LABEL_H, obstacles, keepClear, bounds);
       label.attr('transform', `translate(${off.x},${off.y})`);
