@@ -36,8 +36,8 @@ export function drawCtEntries(
     const g = box.select<SVGGElement>('g.ct-entry');
     g.selectAll('*').remove();
     const r = c.box;
-    const x = r.x + 10;
-    const width = Math.floor((r.w - 20) / (10.5 * MONO_CHAR));
+    const x = r.x + 8;
+    const width = Math.floor((r.w - 16) / (10.5 * MONO_CHAR));
     const e = c.entry;
     if (!e) {
       g.append('text')
@@ -51,7 +51,7 @@ export function drawCtEntries(
     const use = c.touch?.use ?? null;
     g.append('text')
       .attr('class', `ct-id${use === 'new' ? ' hl' : ''}`)
-      .attr('x', r.x + r.w - 10)
+      .attr('x', r.x + r.w - 8)
       .attr('y', r.y + 18)
       .attr('text-anchor', 'end')
       .text(`#${e.id} ${ctState(e)}`);
@@ -72,7 +72,7 @@ export function drawCtEntries(
       .text(text.ct.original);
     g.append('text')
       .attr('class', `ct-status${use === 'confirm' ? ' hl' : ''}`)
-      .attr('x', r.x + r.w - 10)
+      .attr('x', r.x + r.w - 8)
       .attr('y', r.y + 37)
       .attr('text-anchor', 'end')
       .text(e.confirmed ? text.ct.confirmed : text.ct.unconfirmed);

@@ -308,7 +308,7 @@ function drawCtBox(hg: G, r: { x: number; y: number; w: number; h: number }, tex
     .attr('rx', 8);
   g.append('text')
     .attr('class', 'ct-title')
-    .attr('x', r.x + 10)
+    .attr('x', r.x + 8)
     .attr('y', r.y + 18)
     .text(text.ct.title);
   g.append('g').attr('class', 'ct-entry');

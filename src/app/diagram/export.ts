@@ -15,7 +15,6 @@ export interface ExportInfo {
 }
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const HEADER_H = 104;
 const PAD = 16;
 
 /** Style properties the diagram's CSS sets, written back as attributes of each element. */
@@ -63,29 +62,60 @@ function text(
   parent.append(t);
 }
 
-/** Resolves the computed style of every element under `root` into attributes, then drops classes. */
+/**
+ * Resolves the computed style of every element under `root` into attributes, then drops the
+ * classes (in a second pass: a parent's class is what its children's selectors match).
+ */
 function inlineStyles(root: SVGElement): void {
-  for (const el of [root, ...root.querySelectorAll<SVGElement>('*')]) {
+  const all = [root, ...root.querySelectorAll<SVGElement>('*')];
+  const resolved = all.map((el) => {
     const cs = getComputedStyle(el);
-    if (cs.display === 'none') {
-      el.remove();
-      continue;
-    }
+    const attrs: [string, string][] = [];
+    if (cs.display === 'none') return null;
     for (const p of PAINT) {
       const v = cs.getPropertyValue(p);
-      if (v) el.setAttribute(p, plainColor(v));
+      if (v) attrs.push([p, plainColor(v)]);
     }
     if (el.tagName === 'text' || el.tagName === 'tspan') {
       for (const p of FONT) {
         const v = cs.getPropertyValue(p);
-        if (v && v !== 'normal') el.setAttribute(p, v);
+        if (v && v !== 'normal') attrs.push([p, v]);
       }
-      el.setAttribute('font-family', /mono/i.test(cs.fontFamily) ? 'monospace' : 'sans-serif');
+      attrs.push(['font-family', /mono/i.test(cs.fontFamily) ? 'monospace' : 'sans-serif']);
     }
+    // The generic font of the reader may be wider than the page's: each line keeps the length
+    // it has on screen, so it still fits its box.
+    if (el.tagName === 'text') {
+      const len = (el as SVGTextElement).getComputedTextLength();
+      if (len > 0) attrs.push(['textLength', len.toFixed(1)], ['lengthAdjust', 'spacingAndGlyphs']);
+    }
+    return attrs;
+  });
+  all.forEach((el, i) => {
+    const attrs = resolved[i];
+    if (!attrs) {
+      el.remove();
+      return;
+    }
+    for (const [k, v] of attrs) el.setAttribute(k, v);
     el.removeAttribute('class');
     el.removeAttribute('style');
     el.removeAttribute('data-testid');
+  });
+}
+
+/** Splits `s` into lines of at most `n` characters, at spaces where it can. */
+export function wrap(s: string, n: number): string[] {
+  const lines: string[] = [];
+  let cur = '';
+  for (const word of s.split(' ')) {
+    if (cur && (cur + ' ' + word).length > n) {
+      lines.push(cur);
+      cur = word;
+    } else cur = cur ? `${cur} ${word}` : word;
   }
+  if (cur) lines.push(cur);
+  return lines;
 }
 
 /**
@@ -118,8 +148,6 @@ export function exportSvg(svgEl: SVGSVGElement, info: ExportInfo): string {
   out.removeAttribute('class');
   out.setAttribute('xmlns', SVG_NS);
   out.setAttribute('width', String(w));
-  out.setAttribute('height', String(h + HEADER_H));
-  out.setAttribute('viewBox', `0 0 ${w} ${h + HEADER_H}`);
   const clip = document.createElementNS(SVG_NS, 'clipPath');
   clip.setAttribute('id', 'hp-export-clip');
   const clipRect = document.createElementNS(SVG_NS, 'rect');
@@ -127,7 +155,6 @@ export function exportSvg(svgEl: SVGSVGElement, info: ExportInfo): string {
   clipRect.setAttribute('height', String(h));
   clip.append(clipRect);
   (defs ?? out).append(clip);
-  body.setAttribute('transform', `translate(0,${HEADER_H})`);
   body.setAttribute('clip-path', 'url(#hp-export-clip)');
   const bg = document.createElementNS(SVG_NS, 'rect');
   bg.setAttribute('width', '100%');
@@ -135,14 +162,22 @@ export function exportSvg(svgEl: SVGSVGElement, info: ExportInfo): string {
   bg.setAttribute('fill', '#ffffff');
   const head = document.createElementNS(SVG_NS, 'g');
   head.setAttribute('font-family', 'sans-serif');
-  text(head, PAD, 28, info.title, { 'font-size': 19, 'font-weight': 700, fill: '#1b2230' });
-  text(head, PAD, 50, info.subtitle, { 'font-size': 13, fill: '#475467' });
-  text(head, PAD, 72, info.packet, {
-    'font-size': 14,
-    fill: '#1b2230',
-    'font-family': 'monospace',
-  });
-  text(head, PAD, 94, info.verdict, { 'font-size': 14, 'font-weight': 700, fill: TONE[info.tone] });
+  // Long titles and verdicts wrap (about 0.6 em a character for bold sans).
+  let y = 10;
+  const put = (s: string, size: number, attrs: Record<string, string | number>) => {
+    for (const l of wrap(s, Math.floor((w - 2 * PAD) / (size * 0.6)))) {
+      y += size * 1.4;
+      text(head, PAD, y, l, { 'font-size': size, ...attrs });
+    }
+  };
+  put(info.title, 19, { 'font-weight': 700, fill: '#1b2230' });
+  put(info.subtitle, 13, { fill: '#475467' });
+  put(info.packet, 14, { fill: '#1b2230', 'font-family': 'monospace' });
+  put(info.verdict, 14, { 'font-weight': 700, fill: TONE[info.tone] });
+  const top = Math.ceil(y + 14);
+  out.setAttribute('height', String(h + top));
+  out.setAttribute('viewBox', `0 0 ${w} ${h + top}`);
+  body.setAttribute('transform', `translate(0,${top})`);
   out.insertBefore(head, body);
   out.insertBefore(bg, out.firstChild);
   return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(out)}`;

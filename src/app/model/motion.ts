@@ -86,7 +86,8 @@ export function slotPoint(layout: DiagramLayout, host: string, slot: Slot): Poin
   }
   if (slot.kind === 'local' && slot.process) {
     const p = h.processes.find((q) => q.name === slot.process);
-    if (p) return p.at;
+    // The chip's left end: its name, centred, stays readable under the token.
+    if (p) return h.pipeline ? { x: p.at.x - p.w / 2 + 11, y: p.at.y } : p.at;
   }
   if (!h.pipeline) return boxCentre(h);
   switch (slot.kind) {
