@@ -20,8 +20,9 @@ import { toneOf, verdictOf } from '../model/verdict.ts';
 /** Manual steps glide quickly; playing uses the controller's step time. */
 const SEEK_MS = 320;
 /** The packet header (top left) and the mini-map (top right) sit in a band above the frame. */
-const BAND_FOLLOW = 58;
-const BAND_OVERVIEW = 44;
+const MINIMAP_BOTTOM = 6 + 48;
+/** Narrow panels have no mini-map (diagram.css says the same). */
+const MINIMAP_MEDIA = '(min-width: 601px)';
 const EDGE = 8;
 const DRAWER_W = 430;
 
@@ -99,8 +100,14 @@ export function DiagramPanel({ lead, trail }: { lead?: ReactNode; trail?: ReactN
   useEffect(() => {
     const el = svgRef.current;
     if (!el) return;
+    const band = (m: CameraMode) => {
+      const hud = el.parentElement?.querySelector<HTMLElement>('.packet-hud');
+      const hudBottom = hud ? hud.offsetTop + hud.offsetHeight : 36;
+      const mm = m === 'follow' && globalThis.matchMedia?.(MINIMAP_MEDIA).matches;
+      return Math.max(hudBottom, mm ? MINIMAP_BOTTOM : 0) + 4;
+    };
     const insets = (m: CameraMode): Insets => ({
-      top: m === 'follow' ? BAND_FOLLOW : BAND_OVERVIEW,
+      top: band(m),
       right: EDGE + (ctRef.current ? Math.min(DRAWER_W, el.clientWidth * 0.5) : 0),
       bottom: EDGE,
       left: EDGE,

@@ -10,9 +10,7 @@ import { easeCubicInOut } from 'd3-ease';
 import { pointAlong, type Rect } from '../model/geometry.ts';
 import type { Scene, SceneStep, StripMark } from '../model/scene.ts';
 import {
-  FOLLOW_MAX_K,
-  focusRect,
-  frameTransform,
+  followTransform,
   overviewTransform,
   visibleRect,
   type Insets,
@@ -102,7 +100,6 @@ export function createDiagram(
   let mode: CameraMode = 'follow';
   let scene: Scene | null = null;
   let lastStep = -1;
-  let lastHost = '';
   let lastFrame: DiagramFrame | null = null;
   /** Where the camera is going (the label is placed for that view, not the one in between). */
   let target: Transform | null = null;
@@ -142,7 +139,7 @@ export function createDiagram(
     if (!scene) return null;
     const view = size();
     if (mode === 'follow')
-      return frameTransform(focusRect(scene.layout, s.host), view, opts.insets(mode), FOLLOW_MAX_K);
+      return followTransform(scene.layout, s.host, s.at, view, opts.insets(mode));
     if (mode === 'overview') return overviewTransform(scene.layout, view, opts.insets(mode));
     return null;
   };
@@ -150,6 +147,11 @@ export function createDiagram(
   const aim = (s: SceneStep, ms: number) => {
     const t = aimFor(s);
     if (!t) return;
+    // Within one host a wide panel keeps its frame; a narrow one pans along with the packet.
+    const same =
+      target &&
+      Math.abs(target.k - t.k) + Math.abs(target.x - t.x) + Math.abs(target.y - t.y) < 0.5;
+    if (same && ms > 0) return;
     target = t;
     camera.aim(t, ms);
   };
@@ -180,12 +182,10 @@ export function createDiagram(
     drawTrail(trail, scene, s.index);
     drawEnd(marks, s);
     drawCtEntries(hosts, frame.ct, text, s.at);
-    const moved = s.host !== lastHost;
     const forward =
       animate && s.index === lastStep + 1 && frame.durationMs > 0 && s.path.length > 1;
     // Follow: glide to the next host as the packet crosses the wire (in step with the token).
-    if (mode !== 'free' && (moved || !animate)) aim(s, forward ? frame.durationMs * 0.85 : 0);
-    lastHost = s.host;
+    if (mode !== 'free') aim(s, forward ? frame.durationMs * 0.85 : 0);
     placeLabel(s);
     token.g.interrupt();
     lastStep = s.index;

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FRAME_H, FRAME_W, focusRect, frameTransform, visibleRect } from './camera.ts';
+import {
+  FRAME_H,
+  FRAME_W,
+  READABLE_K,
+  focusRect,
+  followTransform,
+  frameTransform,
+  visibleRect,
+} from './camera.ts';
 import { labelOffset, overlap, type Rect } from './geometry.ts';
 import { layoutDiagram } from './layout.ts';
 import { podResult } from '../testing/lab-fixtures.ts';
@@ -31,6 +39,31 @@ describe('the follow camera', () => {
   it('never zooms past the cap on big screens', () => {
     const t = frameTransform(focusRect(layout, 'cp-1'), { w: 4000, h: 3000 }, insets, 1.7);
     expect(t.k).toBe(1.7);
+  });
+});
+
+describe('a narrow panel (an embed at 400 px)', () => {
+  it('keeps a readable zoom and pans along the node with the packet', () => {
+    const narrow = { w: 384, h: 300 };
+    const node = layout.hosts.find((h) => h.name === 'cp-1')!;
+    const left = { x: node.x + 60, y: node.y + 100 };
+    const right = { x: node.x + node.w - 60, y: node.y + 100 };
+    const a = followTransform(layout, 'cp-1', left, narrow, insets);
+    const b = followTransform(layout, 'cp-1', right, narrow, insets);
+    expect(a.k).toBe(READABLE_K);
+    for (const [t, p] of [
+      [a, left],
+      [b, right],
+    ] as const) {
+      const seen = visibleRect(t, narrow, insets);
+      expect(p.x).toBeGreaterThanOrEqual(seen.x);
+      expect(p.x).toBeLessThanOrEqual(seen.x + seen.w);
+    }
+    expect(b.x).toBeLessThan(a.x);
+    // A wide panel shows the whole node and does not move while the packet crosses it.
+    expect(followTransform(layout, 'cp-1', left, view, insets)).toEqual(
+      followTransform(layout, 'cp-1', right, view, insets),
+    );
   });
 });
 

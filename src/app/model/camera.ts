@@ -86,3 +86,29 @@ export function visibleRect(t: Transform, view: Size, insets: Insets | null = nu
 
 /** Largest follow zoom: big screens show a node large, not gigantic. */
 export const FOLLOW_MAX_K = 1.7;
+
+/** Below this zoom a node's labels get too small to read: a narrow panel pans along the node instead. */
+export const READABLE_K = 0.85;
+
+/**
+ * The follow camera's transform: the whole focused host when it fits at a readable size, else
+ * the readable-size window of that host that keeps the packet (`at`) in view.
+ */
+export function followTransform(
+  layout: DiagramLayout,
+  host: string,
+  at: { x: number; y: number },
+  view: Size,
+  insets: Insets,
+): Transform {
+  const f = focusRect(layout, host);
+  const whole = frameTransform(f, view, insets, FOLLOW_MAX_K);
+  if (whole.k >= READABLE_K) return whole;
+  const aw = Math.max(1, view.w - insets.left - insets.right) / READABLE_K;
+  const ah = Math.max(1, view.h - insets.top - insets.bottom) / READABLE_K;
+  const slide = (p: number, start: number, size: number, win: number) =>
+    win >= size ? start + size / 2 : Math.min(Math.max(p, start + win / 2), start + size - win / 2);
+  const cx = slide(at.x, f.x, f.w, aw);
+  const cy = slide(at.y, f.y, f.h, ah);
+  return frameTransform({ x: cx - aw / 2, y: cy - ah / 2, w: aw, h: ah }, view, insets, READABLE_K);
+}
