@@ -5,6 +5,7 @@ import { stepsOf } from '../store/lab-store.ts';
 import { conntrackAt, ctState, ctTouchOf } from '../model/conntrack.ts';
 import { visibleSteps } from '../model/timeline.ts';
 import { tupleLine } from '../diagram/ct-entry.ts';
+import type { Tuple } from '../../engine/conntrack.ts';
 
 /**
  * The conntrack table of one host at the current step, as `conntrack -L` would list it: the
@@ -99,10 +100,10 @@ export function ConntrackTable({
                     <td>{e.id}</td>
                     <td>{ctState(e)}</td>
                     <td className="mono">
-                      {e.orig.proto} {tupleLine(e.orig)}
+                      <TupleCell t={e.orig} />
                     </td>
                     <td className="mono">
-                      {e.reply.proto} {tupleLine(e.reply)}
+                      <TupleCell t={e.reply} />
                     </td>
                     <td>{nat || '—'}</td>
                     <td>
@@ -122,5 +123,18 @@ export function ConntrackTable({
         </div>
       )}
     </section>
+  );
+}
+
+/** A tuple that wraps only at its arrow, never inside an address. */
+function TupleCell({ t }: { t: Tuple }) {
+  const [src, dst] = tupleLine(t).split(' → ');
+  return (
+    <>
+      <span className="nw">
+        {t.proto} {src}
+      </span>{' '}
+      <span className="nw">→ {dst}</span>
+    </>
   );
 }

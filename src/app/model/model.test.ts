@@ -62,6 +62,35 @@ describe('layout and motion', () => {
     expect(layout.wires.find((w) => w.segment === 'veth-nettest')?.kind).toBe('p2p');
   });
 
+  it('draws a row per table and kernel step, the security table only where the ruleset has one', () => {
+    const rows = (l: typeof layout, hook: string) =>
+      l.hosts
+        .find((h) => h.name === 'cp-1')
+        ?.hooks.find((k) => k.hook === hook)
+        ?.rows.map((x) => x.row);
+    expect(rows(layout, 'PREROUTING')).toEqual(['raw', 'conntrack', 'mangle', 'nat']);
+    expect(rows(layout, 'INPUT')).toEqual(['mangle', 'filter', 'nat', 'confirm']);
+    expect(rows(layout, 'OUTPUT')).toEqual([
+      'raw',
+      'conntrack',
+      'mangle',
+      'nat',
+      'reroute',
+      'filter',
+    ]);
+    expect(rows(layout, 'POSTROUTING')).toEqual(['mangle', 'nat', 'confirm']);
+    const withSecurity = layoutDiagram({
+      cluster: r.cluster!,
+      runs: r.runs,
+      rules: {
+        ...r.rules,
+        'cp-1': `${r.rules['cp-1'] ?? ''}*security\n:INPUT ACCEPT [0:0]\nCOMMIT\n`,
+      },
+    });
+    expect(rows(withSecurity, 'INPUT')).toEqual(['mangle', 'filter', 'security', 'nat', 'confirm']);
+    expect(rows(withSecurity, 'FORWARD')).toEqual(['mangle', 'filter', 'security']);
+  });
+
   it('no two hosts overlap', () => {
     const hs = layout.hosts;
     for (const a of hs)
