@@ -22,47 +22,52 @@ export function DiagramTools(p: DiagramToolsProps) {
   const legendId = useId();
   const exportId = useId();
   const [exportOpen, setExportOpen] = useState(false);
+  const buttons: ToolButtonProps[] = [
+    {
+      icon: 'follow',
+      label: t('diagram.follow'),
+      text: t('diagram.follow'),
+      shortcut: 'F',
+      pressed: p.mode === 'follow',
+      onClick: () => p.onMode('follow'),
+      testid: 'camera-follow',
+    },
+    {
+      icon: 'fit',
+      label: t('diagram.overview'),
+      shortcut: 'O',
+      pressed: p.mode === 'overview',
+      onClick: () => p.onMode('overview'),
+      testid: 'camera-overview',
+    },
+    {
+      icon: 'minus',
+      label: t('diagram.zoomOut'),
+      shortcut: '−',
+      onClick: () => p.onZoom(0.8),
+      testid: 'zoom-out',
+    },
+    {
+      icon: 'plus',
+      label: t('diagram.zoomIn'),
+      shortcut: '+',
+      onClick: () => p.onZoom(1.25),
+      testid: 'zoom-in',
+    },
+    {
+      icon: 'table',
+      label: t('cttable.open'),
+      shortcut: 'C',
+      pressed: p.ctOpen,
+      onClick: p.onCt,
+      testid: 'ct-table-toggle',
+    },
+  ];
   return (
     <div className="diagram-tools" role="toolbar" aria-label={t('diagram.tools')}>
-      <ToolButton
-        icon="follow"
-        label={t('diagram.follow')}
-        shortcut="F"
-        pressed={p.mode === 'follow'}
-        onClick={() => p.onMode('follow')}
-        testid="camera-follow"
-        text={t('diagram.follow')}
-      />
-      <ToolButton
-        icon="fit"
-        label={t('diagram.overview')}
-        shortcut="O"
-        pressed={p.mode === 'overview'}
-        onClick={() => p.onMode('overview')}
-        testid="camera-overview"
-      />
-      <ToolButton
-        icon="minus"
-        label={t('diagram.zoomOut')}
-        shortcut="−"
-        onClick={() => p.onZoom(0.8)}
-        testid="zoom-out"
-      />
-      <ToolButton
-        icon="plus"
-        label={t('diagram.zoomIn')}
-        shortcut="+"
-        onClick={() => p.onZoom(1.25)}
-        testid="zoom-in"
-      />
-      <ToolButton
-        icon="table"
-        label={t('cttable.open')}
-        shortcut="C"
-        pressed={p.ctOpen}
-        onClick={p.onCt}
-        testid="ct-table-toggle"
-      />
+      {buttons.map((b) => (
+        <ToolButton key={b.testid} {...b} />
+      ))}
       <Popover
         open={p.legendOpen}
         setOpen={p.onLegend}
@@ -157,7 +162,7 @@ function Popover({
   );
 }
 
-function ToolButton(props: {
+interface ToolButtonProps {
   readonly icon: IconName;
   readonly label: string;
   readonly shortcut?: string;
@@ -168,7 +173,9 @@ function ToolButton(props: {
   readonly text?: string;
   readonly testid: string;
   onClick(): void;
-}) {
+}
+
+function ToolButton(props: ToolButtonProps) {
   return (
     <button
       type="button"

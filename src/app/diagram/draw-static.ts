@@ -14,6 +14,7 @@ import {
   ROUTE_OUT,
   STRIP_H,
   isTable,
+  type Rect,
   type RowName,
 } from '../model/geometry.ts';
 import type { DiagramLayout, HostBox } from '../model/layout.ts';
@@ -42,6 +43,13 @@ export const MONO_CHAR = 0.6;
 export const SANS_CHAR = 0.56;
 
 const pts = (p: readonly { x: number; y: number }[]) => p.map((q) => `${q.x},${q.y}`).join(' ');
+
+/** A rounded rectangle (attribute order kept stable for the golden file). */
+function box(g: G, r: Rect, rx: number, cls: string | null = null): void {
+  const el = g.append('rect');
+  if (cls) el.attr('class', cls);
+  el.attr('x', r.x).attr('y', r.y).attr('width', r.w).attr('height', r.h).attr('rx', rx);
+}
 
 export function drawWires(g: G, layout: DiagramLayout): void {
   g.selectAll('*').remove();
@@ -91,23 +99,12 @@ export function drawHosts(g: G, layout: DiagramLayout, text: DiagramText): void 
       )
       .attr('data-host', h.name)
       .attr('data-testid', `host-${h.name}`);
-    hg.append('rect')
-      .attr('class', 'host-box')
-      .attr('x', h.x)
-      .attr('y', h.y)
-      .attr('width', h.w)
-      .attr('height', h.h)
-      .attr('rx', 10);
+    box(hg, h, 10, 'host-box');
     if (h.pipeline) drawNode(hg, h, text);
     else drawSimple(hg, h, text);
     for (const i of h.ifaces) {
       const ig = hg.append('g').attr('class', `iface iface-${i.side}`).attr('data-iface', i.name);
-      ig.append('rect')
-        .attr('x', i.bar.x)
-        .attr('y', i.bar.y)
-        .attr('width', i.bar.w)
-        .attr('height', i.bar.h)
-        .attr('rx', 4);
+      box(ig, i.bar, 4);
       const size = h.pipeline && i.side === 'top' ? 12 : 11;
       const full = h.pipeline && i.side === 'top' ? `${i.name} · ${h.ips.join(', ')}` : i.name;
       ig.append('text')
@@ -202,13 +199,7 @@ function drawNode(hg: G, h: HostBox, text: DiagramText): void {
   if (h.ct) drawCtBox(hg, h.ct, text);
   for (const k of h.hooks) {
     const kg = hg.append('g').attr('class', 'hook').attr('data-hook', k.hook);
-    kg.append('rect')
-      .attr('class', 'hook-box')
-      .attr('x', k.box.x)
-      .attr('y', k.box.y)
-      .attr('width', k.box.w)
-      .attr('height', k.box.h)
-      .attr('rx', 6);
+    box(kg, k.box, 6, 'hook-box');
     kg.append('text')
       .attr('class', 'hook-name')
       .attr('x', k.box.x + k.box.w / 2)
@@ -221,12 +212,7 @@ function drawNode(hg: G, h: HostBox, text: DiagramText): void {
         .append('g')
         .attr('class', `strip ${rowClass(t.row)}${t.present ? ' present' : ''}`)
         .attr('data-row', t.row);
-      sg.append('rect')
-        .attr('x', k.box.x + 5)
-        .attr('y', y)
-        .attr('width', k.box.w - 10)
-        .attr('height', STRIP_H - 3)
-        .attr('rx', 3);
+      box(sg, { x: k.box.x + 5, y, w: k.box.w - 10, h: STRIP_H - 3 }, 3);
       sg.append('text')
         .attr('class', 'strip-label')
         .attr('x', k.box.x + 10)
@@ -262,12 +248,7 @@ function drawNode(hg: G, h: HostBox, text: DiagramText): void {
   }
   const s = at(LOCAL_STRIP.x, LOCAL_STRIP.y);
   const lg = hg.append('g').attr('class', 'local');
-  lg.append('rect')
-    .attr('x', s.x)
-    .attr('y', s.y)
-    .attr('width', LOCAL_STRIP.w)
-    .attr('height', LOCAL_STRIP.h)
-    .attr('rx', 6);
+  box(lg, { x: s.x, y: s.y, w: LOCAL_STRIP.w, h: LOCAL_STRIP.h }, 6);
   lg.append('text')
     .attr('class', 'local-label')
     .attr('x', s.x + 10)
@@ -281,12 +262,7 @@ function drawNode(hg: G, h: HostBox, text: DiagramText): void {
       .text(text.noProcess);
   for (const p of h.processes) {
     const pg = lg.append('g').attr('class', 'process').attr('data-process', p.name);
-    pg.append('rect')
-      .attr('x', p.at.x - p.w / 2)
-      .attr('y', p.at.y - 10)
-      .attr('width', p.w)
-      .attr('height', 20)
-      .attr('rx', 10);
+    box(pg, { x: p.at.x - p.w / 2, y: p.at.y - 10, w: p.w, h: 20 }, 10);
     pg.append('text')
       .attr('x', p.at.x)
       .attr('y', p.at.y + 4)
@@ -299,13 +275,7 @@ function drawNode(hg: G, h: HostBox, text: DiagramText): void {
 /** The frame of a node's conntrack table; diagram.ts fills in the entry for each step. */
 function drawCtBox(hg: G, r: { x: number; y: number; w: number; h: number }, text: DiagramText) {
   const g = hg.append('g').attr('class', 'ct-box').attr('data-testid', 'ct-box');
-  g.append('rect')
-    .attr('class', 'ct-frame')
-    .attr('x', r.x)
-    .attr('y', r.y)
-    .attr('width', r.w)
-    .attr('height', r.h)
-    .attr('rx', 8);
+  box(g, r, 8, 'ct-frame');
   g.append('text')
     .attr('class', 'ct-title')
     .attr('x', r.x + 8)
