@@ -100,7 +100,8 @@ export function slotPoint(layout: DiagramLayout, host: string, slot: Slot): Poin
     case 'route-out':
       return add(origin(h), ROUTE_OUT);
     case 'local':
-      return add(origin(h), { x: ROUTE_IN.x, y: LOCAL_STRIP.y + LOCAL_STRIP.h / 2 });
+      // No socket: between the strip's caption and the chips, so no process looks reached.
+      return add(origin(h), { x: LOCAL_STRIP.x + 104, y: LOCAL_STRIP.y + LOCAL_STRIP.h / 2 });
   }
 }
 
