@@ -8,7 +8,7 @@ import type { Packet } from './packet.ts';
 import { applyXmark, type CompiledRule, type RejectWith, type TargetOp } from './rules/compile.ts';
 import type { Chain, Hook, Rule, Table } from './rules/types.ts';
 import { compileValidated } from './rules/validate.ts';
-import type { Tracer, Verdict } from './trace.ts';
+import type { CtSnapshot, Tracer, Verdict } from './trace.ts';
 
 /** The packet and its metadata while it crosses one hook; targets may rewrite it. */
 export interface Traversal {
@@ -117,8 +117,10 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
     before: Packet,
     key: string,
     params: Record<string, string | number> = {},
+    conn?: CtSnapshot,
   ) => {
     tr.emit({
+      ...(conn ? { conn } : {}),
       type: 'rule',
       packet: t.pkt,
       before,
@@ -263,11 +265,16 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
               : op.kind === 'snat'
                 ? 'rule.snat'
                 : 'rule.masquerade';
-        emitRule(cr, 'ACCEPT', op.kind.toUpperCase(), before, key, {
-          dst: t.pkt.dst,
-          dport: t.pkt.dport,
-          src: t.pkt.src,
-        });
+        const conn = t.ct.conn;
+        emitRule(
+          cr,
+          'ACCEPT',
+          op.kind.toUpperCase(),
+          before,
+          key,
+          { dst: t.pkt.dst, dport: t.pkt.dport, src: t.pkt.src },
+          conn ? { id: conn.id, orig: conn.orig, reply: conn.reply } : undefined,
+        );
         return { kind: 'accept' };
       }
       case 'mark': {

@@ -23,7 +23,7 @@ export type { Network, NetworkSpec, NetworkState, Outcome, ProbeSpec } from './n
 export { simulate, enumerateOutcomes, outcomeKey } from './simulate.ts';
 export type { Simulation, Enumeration, SimulateOptions } from './simulate.ts';
 export type { Choice } from './choice.ts';
-export type { TraceEvent, EventType, Verdict, Explain } from './trace.ts';
+export type { CtSnapshot, TraceEvent, EventType, Verdict, Explain } from './trace.ts';
 export { xtablesNotation } from './trace.ts';
 export { explainText, EXPLAIN_EN, format } from './explain.ts';
 export type { Packet, L4Proto, TcpFlags } from './packet.ts';

@@ -63,6 +63,41 @@ describe('VIP:22 — host sshd or LoadBalancer Service (DOMAIN §1)', () => {
     expect(last?.packet).toMatchObject({ src: VIP, sport: 22 });
   });
 
+  it('conntrack looks up after raw, confirms after the last hook, and NAT rules show the binding', () => {
+    const sim = connect(vipNet(LB_RULES), VIP, 22);
+    const cp = sim.events.filter((e) => e.host === 'cp-1');
+    const ct = (pid: number) =>
+      cp.flatMap((e) =>
+        e.type === 'conntrack' && e.packetId === pid ? [`${e.action}@${e.hook}`] : [],
+      );
+    // The SYN: a new entry at PREROUTING, confirmed in POSTROUTING (forwarded to the pod).
+    expect(ct(1)).toEqual(['new@PREROUTING', 'confirm@POSTROUTING']);
+    // The reply: found in the reply direction, then both rewrites undone from the entry.
+    expect(ct(2)).toEqual(['lookup@PREROUTING', 'nat@PREROUTING', 'nat@POSTROUTING']);
+    const dnat = cp.find((e) => e.type === 'rule' && e.target === 'DNAT');
+    const masq = cp.find((e) => e.type === 'rule' && e.target === 'MASQUERADE');
+    if (dnat?.type !== 'rule' || masq?.type !== 'rule') throw new Error('no NAT rules');
+    // After DNAT the entry expects the reply from the pod; after MASQUERADE, to the node.
+    expect(dnat.conn?.reply).toMatchObject({ src: '10.244.1.5', sport: 80, dst: '192.168.50.10' });
+    expect(masq.conn?.reply).toMatchObject({ src: '10.244.1.5', dst: NODE_IP });
+    expect(dnat.conn?.orig).toMatchObject({ dst: VIP, dport: 22 });
+    // The first hook events of the SYN: raw runs before conntrack sees it.
+    const order = cp
+      .filter((e) => e.packetId === 1 && (e.type === 'hook' || e.type === 'conntrack'))
+      .map((e) => (e.type === 'hook' ? e.table : 'ct'));
+    expect(order.slice(0, 2)).toEqual(['ct', 'nat']);
+    // Without the Service (an empty filter table: a host with no tables has no conntrack at all).
+    const empty = '*filter\n:INPUT ACCEPT [0:0]\nCOMMIT\n';
+    const local = connect(vipNet(empty), VIP, 22).events.filter(
+      (e) => e.host === 'cp-1' && e.type === 'conntrack',
+    );
+    expect(local.map((e) => (e.type === 'conntrack' ? `${e.action}@${e.hook}` : ''))).toEqual([
+      'new@PREROUTING',
+      'confirm@INPUT',
+      'lookup@OUTPUT',
+    ]);
+  });
+
   it('without MASQUERADE the pod answers the client directly, which resets: timeout', () => {
     const noSnat = LB_RULES.replace(/^-A KUBE-POSTROUTING -m comment.*MASQUERADE\n/m, '');
     const { network } = buildNetwork({

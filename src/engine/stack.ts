@@ -219,6 +219,7 @@ function conntrackIn(env: StackEnv, t: Traversal): void {
     // A looped-back packet keeps the conntrack entry it got on the way out (nf_conntrack_in ignores it).
     tr.emit({
       type: 'conntrack',
+      hook: t.hook,
       packet: p,
       action: 'keep',
       state: t.ct.state,
@@ -234,6 +235,7 @@ function conntrackIn(env: StackEnv, t: Traversal): void {
   if (t.ct === UNTRACKED) {
     tr.emit({
       type: 'conntrack',
+      hook: t.hook,
       packet: p,
       action: 'untracked',
       state: 'UNTRACKED',
@@ -253,6 +255,7 @@ function conntrackIn(env: StackEnv, t: Traversal): void {
       t.ct = { conn: hit.conn, dir: hit.dir, state: 'RELATED' };
       tr.emit({
         type: 'conntrack',
+        hook: t.hook,
         packet: p,
         action: 'related',
         state: 'RELATED',
@@ -274,6 +277,7 @@ function conntrackIn(env: StackEnv, t: Traversal): void {
     t.ct = { conn, dir, state };
     tr.emit({
       type: 'conntrack',
+      hook: t.hook,
       packet: p,
       action: 'lookup',
       state,
@@ -290,6 +294,7 @@ function conntrackIn(env: StackEnv, t: Traversal): void {
     t.ct = { conn: null, dir: 'original', state: 'INVALID' };
     tr.emit({
       type: 'conntrack',
+      hook: t.hook,
       packet: p,
       action: 'invalid',
       state: 'INVALID',
@@ -306,6 +311,7 @@ function conntrackIn(env: StackEnv, t: Traversal): void {
   t.ct = { conn, dir: 'original', state: 'NEW' };
   tr.emit({
     type: 'conntrack',
+    hook: t.hook,
     packet: p,
     action: 'new',
     state: 'NEW',
@@ -406,6 +412,7 @@ function applyBinding(env: StackEnv, t: Traversal, dstManip: boolean): void {
     t.pkt = next;
     env.tracer.emit({
       type: 'conntrack',
+      hook: t.hook,
       packet: next,
       action: 'nat',
       state: t.ct.state,
@@ -427,6 +434,7 @@ function confirmConn(env: StackEnv, t: Traversal): void {
   confirm(env.state.conntrack, conn);
   env.tracer.emit({
     type: 'conntrack',
+    hook: t.hook,
     packet: t.pkt,
     action: 'confirm',
     state: t.ct.state,

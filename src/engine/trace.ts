@@ -26,6 +26,13 @@ export interface EventBase {
   readonly explain: Explain;
 }
 
+/** A connection entry as it stood at one step: its id in the host's table and both tuples. */
+export interface CtSnapshot {
+  readonly id: number;
+  readonly orig: Tuple;
+  readonly reply: Tuple;
+}
+
 /** The kernel's verdict of a rule or chain, as xtables-monitor prints it. */
 export type Verdict = 'CONTINUE' | 'ACCEPT' | 'DROP' | 'RETURN' | 'JUMP' | 'GOTO' | 'QUEUE';
 
@@ -66,6 +73,11 @@ export type TraceEvent = EventBase &
         readonly before: Packet;
         /** Probability of the statistic branch this rule took, when it has one. */
         readonly probability: number | null;
+        /**
+         * The connection entry right after a NAT target bound its mapping (nf_nat_setup_info
+         * alters the reply tuple the entry expects, nf_conntrack_alter_reply); absent otherwise.
+         */
+        readonly conn?: CtSnapshot;
       }
     | {
         readonly type: 'miss';
@@ -98,6 +110,14 @@ export type TraceEvent = EventBase &
         readonly type: 'conntrack';
         readonly action:
           'new' | 'lookup' | 'invalid' | 'untracked' | 'confirm' | 'nat' | 'keep' | 'related';
+        /**
+         * Where the kernel did it: nf_conntrack_in runs at PRE_ROUTING / LOCAL_OUT with priority
+         * NF_IP_PRI_CONNTRACK (-200, after raw, before mangle); nf_conntrack_confirm at
+         * POST_ROUTING / LOCAL_IN with NF_IP_PRI_CONNTRACK_CONFIRM (INT_MAX, after every table);
+         * a recorded NAT binding is applied where the nat table sits (nf_nat_inet_fn).
+         * (net/netfilter/nf_conntrack_proto.c ipv4_conntrack_ops; include/uapi/linux/netfilter_ipv4.h)
+         */
+        readonly hook: Hook;
         readonly state: CtState;
         readonly dir: CtDir;
         readonly connId: number | null;

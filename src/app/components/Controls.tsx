@@ -1,7 +1,8 @@
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useActions, useLab } from './context.tsx';
 import { stepsOf } from '../store/lab-store.ts';
-import { firstReplyStep } from '../model/timeline.ts';
+import { firstReplyStep, visibleSteps } from '../model/timeline.ts';
 import { HelpPopover } from './HelpPopover.tsx';
 import { Icon, type IconName } from './Icon.tsx';
 
@@ -13,11 +14,17 @@ export function Controls() {
   const step = useLab((s) => s.doc.step);
   const playing = useLab((s) => s.playing);
   const speed = useLab((s) => s.speed);
+  const everyRule = useLab((s) => !s.hideMisses);
   const a = useActions();
   const n = steps.length;
   const reply = firstReplyStep(steps);
   const cur = steps[step];
   const disabled = n === 0;
+  // The counter counts what the user sees: rules that did not match are not steps unless asked.
+  const shown = useMemo(() => visibleSteps(steps, everyRule, step), [steps, everyRule, step]);
+  const at = Math.max(0, shown.indexOf(step));
+  const total = shown.length;
+  const replyAt = shown.findIndex((i) => i >= reply);
   return (
     <div className="controls" data-testid="controls" role="toolbar" aria-label={t('controls.play')}>
       <ControlButton
@@ -65,32 +72,44 @@ export function Controls() {
         className="scrubber"
         type="range"
         min={0}
-        max={Math.max(0, n - 1)}
-        value={step}
+        max={Math.max(0, total - 1)}
+        value={at}
         disabled={disabled}
-        aria-label={t('controls.step', { n: step + 1, total: n })}
-        onChange={(e) => a.setStep(Number(e.target.value))}
+        aria-label={t('controls.step', { n: at + 1, total })}
+        onChange={(e) => a.setStep(shown[Number(e.target.value)] ?? 0)}
         style={{
-          ['--reply' as string]: reply > 0 && n > 1 ? `${(reply / (n - 1)) * 100}%` : '100%',
+          ['--reply' as string]:
+            reply > 0 && total > 1 ? `${(replyAt / (total - 1)) * 100}%` : '100%',
         }}
+        data-testid="scrubber"
       />
-      <span className="step-count" data-testid="step-count">
-        {t('controls.step', { n: n ? step + 1 : 0, total: n })}
+      <span className="step-count" data-testid="step-count" data-n={at + 1} data-total={total}>
+        {t('controls.step', { n: total ? at + 1 : 0, total })}
         {cur && (
           <span className={`dir-pill ${cur.direction}`}>
             {t(cur.direction === 'reply' ? 'controls.replyDir' : 'controls.request')}
           </span>
         )}
       </span>
+      <label className="toggle every-rule" title={t('controls.everyRuleTitle')}>
+        <input
+          type="checkbox"
+          checked={everyRule}
+          onChange={(e) => a.setHideMisses(!e.target.checked)}
+          data-testid="ctl-every-rule"
+        />
+        {t('controls.everyRule')}
+      </label>
       {reply > 0 && (
         <button
           type="button"
           className="text"
           onClick={() => a.setStep(reply)}
           title={`${t('controls.reply')} (R)`}
+          aria-label={t('controls.reply')}
           data-testid="ctl-reply"
         >
-          <Icon name="reply" /> {t('controls.reply')}
+          <Icon name="reply" /> <span className="wide-only">{t('controls.reply')}</span>
         </button>
       )}
       <label className="speed">

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useActions, useLab, useLabStore } from './context.tsx';
 import { usePrefs } from './prefs.tsx';
@@ -23,6 +23,7 @@ export function Header({
   const store = useLabStore();
   const [copied, setCopied] = useState(false);
   const [more, setMore] = useState(false);
+  const descId = useId();
   const pick = (id: string) => {
     const s = scenarios.find((x) => x.id === id);
     if (!s) return;
@@ -104,6 +105,18 @@ export function Header({
         )}
       </div>
       <div className="header-actions">
+        {description && !embed && (
+          <button
+            type="button"
+            className="text about"
+            aria-expanded={more}
+            aria-controls={descId}
+            onClick={() => setMore(!more)}
+            data-testid="scenario-more"
+          >
+            {more ? t('scenario.less') : t('scenario.more')}
+          </button>
+        )}
         {embed ? (
           <a
             className="button text"
@@ -146,22 +159,11 @@ export function Header({
         </button>
       </div>
       {description && !embed && (
-        // Clamped to two lines; a click or Enter/Space shows it whole (keyboard users too).
-        <p
-          className={`scenario-description${more ? ' open' : ''}`}
-          data-testid="scenario-description"
-          role="button"
-          tabIndex={0}
-          aria-expanded={more}
-          onClick={() => setMore(!more)}
-          onKeyDown={(e) => {
-            if (e.key !== 'Enter' && e.key !== ' ') return;
-            e.preventDefault();
-            setMore(!more);
-          }}
-        >
-          {description}
-        </p>
+        <div className={`scenario-about${more ? ' open' : ''}`}>
+          <p className="scenario-description" id={descId} data-testid="scenario-description">
+            {description}
+          </p>
+        </div>
       )}
     </header>
   );

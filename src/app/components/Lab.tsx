@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LabProvider } from './context.tsx';
 import { Header } from './Header.tsx';
@@ -34,6 +34,19 @@ export function Lab({ store, scenarios, editor, embed }: LabProps) {
     return () => cancelAnimationFrame(id);
   }, []);
   useShortcuts(root, store);
+  const stage = useRef<HTMLDivElement>(null);
+  useStageHeight(root, stage);
+  const editorToggle = (
+    <button
+      type="button"
+      className="text editor-toggle"
+      onClick={() => setShowEditor(!showEditor)}
+      data-testid="editor-toggle"
+      aria-pressed={showEditor}
+    >
+      {showEditor ? t('editor.hide') : t('editor.show')}
+    </button>
+  );
   return (
     <LabProvider store={store}>
       <div
@@ -52,23 +65,13 @@ export function Lab({ store, scenarios, editor, embed }: LabProps) {
             </div>
           )}
           <main className="lab-main">
-            <div className="toolbar-row">
-              <PathPicker />
-              <button
-                type="button"
-                className="text editor-toggle"
-                onClick={() => setShowEditor(!showEditor)}
-                data-testid="editor-toggle"
-                aria-pressed={showEditor}
-              >
-                {showEditor ? t('editor.hide') : t('editor.show')}
-              </button>
+            <div className="lab-stage" ref={stage}>
+              <ErrorBoundary label="Diagram">
+                <DiagramPanel lead={<PathPicker />} trail={editorToggle} />
+              </ErrorBoundary>
+              <Controls />
+              <StepExplain />
             </div>
-            <ErrorBoundary label="Diagram">
-              <DiagramPanel />
-            </ErrorBoundary>
-            <Controls />
-            <StepExplain />
             {!embed && (
               <div className="lab-panels">
                 <ErrorBoundary label="Trace">
@@ -84,4 +87,34 @@ export function Lab({ store, scenarios, editor, embed }: LabProps) {
       </div>
     </LabProvider>
   );
+}
+
+/**
+ * The first screen belongs to the diagram: the stage (toolbar, diagram, controls, explanation)
+ * fills the window below the header and the verdict, whatever their height; the trace and the
+ * rules follow below the fold. Written as a CSS variable the editor column uses too.
+ */
+function useStageHeight(
+  root: RefObject<HTMLElement | null>,
+  stage: RefObject<HTMLElement | null>,
+): void {
+  useLayoutEffect(() => {
+    const r = root.current;
+    const el = stage.current;
+    if (!r || !el) return;
+    const measure = () => {
+      const top = el.getBoundingClientRect().top + globalThis.scrollY;
+      const h = Math.max(420, Math.floor(globalThis.innerHeight - top - 10));
+      r.style.setProperty('--stage-h', `${h}px`);
+      r.style.setProperty('--stage-top', `${Math.round(top)}px`);
+    };
+    measure();
+    const ro = new ResizeObserver(measure);
+    for (const child of r.children) if (!child.contains(el)) ro.observe(child);
+    globalThis.addEventListener('resize', measure);
+    return () => {
+      ro.disconnect();
+      globalThis.removeEventListener('resize', measure);
+    };
+  }, [root, stage]);
 }

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { Step } from '../model/timeline.ts';
 import { flagsOf, headerText, markText } from '../model/packet.ts';
 
@@ -28,4 +29,14 @@ export function PacketHud({ step }: { step: Step }) {
       )}
     </div>
   );
+}
+
+/** The header in one line of text (the exported picture's caption). */
+export function packetLine(step: Step, t: TFunction): string {
+  const p = step.event.packet;
+  const { src, dst } = headerText(p);
+  const dir = t(step.direction === 'reply' ? 'controls.replyDir' : 'controls.request');
+  const flags = flagsOf(p);
+  const mark = p.mark !== 0 ? ` mark ${markText(p.mark)}` : '';
+  return `${dir.toUpperCase()}  ${p.proto} ${src} → ${dst}${flags ? ` ${flags}` : ''}${mark}`;
 }

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useActions, useLab } from './context.tsx';
 
@@ -13,6 +13,16 @@ export function PathPicker() {
   const { setPath } = useActions();
   const [custom, setCustom] = useState('');
   const [bad, setBad] = useState(false);
+  const [typing, setTyping] = useState(false);
+  const formId = useId();
+  const wrap = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!typing) return;
+    wrap.current?.querySelector('input')?.focus();
+    const key = (e: KeyboardEvent) => e.key === 'Escape' && setTyping(false);
+    window.addEventListener('keydown', key);
+    return () => window.removeEventListener('keydown', key);
+  }, [typing]);
   const senders = choices?.senders ?? [];
   const dests = choices?.destinations ?? [];
   const from = path?.from ?? probe?.from ?? '';
@@ -24,13 +34,14 @@ export function PathPicker() {
     const v = custom.trim();
     if (!IP_PORT.test(v)) return setBad(true);
     setBad(false);
+    setTyping(false);
     setPath({ from, to: v });
   };
 
   return (
     <div className="path-picker" data-testid="path-picker">
       <label>
-        <span>{t('path.from')}</span>
+        <span className="sr-only">{t('path.from')}</span>
         <select
           data-testid="path-from"
           value={from}
@@ -48,7 +59,7 @@ export function PathPicker() {
         →
       </span>
       <label>
-        <span>{t('path.to')}</span>
+        <span className="sr-only">{t('path.to')}</span>
         <select
           data-testid="path-to"
           value={known ? to : ''}
@@ -62,19 +73,35 @@ export function PathPicker() {
           ))}
         </select>
       </label>
-      <form className="path-custom" onSubmit={submit}>
-        <input
-          data-testid="path-custom"
-          value={custom}
-          placeholder={t('path.custom')}
+      {/* Any ip:port, typed: behind a button, so the picker and the diagram tools share a row. */}
+      <div className="path-custom-wrap" ref={wrap}>
+        <button
+          type="button"
+          className={`text path-custom-toggle${known ? '' : ' on'}`}
+          aria-expanded={typing}
+          aria-controls={typing ? formId : undefined}
           title={t('path.customTitle')}
-          aria-invalid={bad}
-          aria-label={t('path.customTitle')}
-          onChange={(e) => (setCustom(e.target.value), setBad(false))}
-        />
-        <button type="submit">{t('path.send')}</button>
-        {bad && <span className="path-error">{t('path.invalid')}</span>}
-      </form>
+          onClick={() => setTyping(!typing)}
+          data-testid="path-custom-toggle"
+        >
+          ip:port…
+        </button>
+        {typing && (
+          <form className="popover path-custom" id={formId} onSubmit={submit}>
+            <input
+              data-testid="path-custom"
+              value={custom}
+              placeholder={t('path.custom')}
+              title={t('path.customTitle')}
+              aria-invalid={bad}
+              aria-label={t('path.customTitle')}
+              onChange={(e) => (setCustom(e.target.value), setBad(false))}
+            />
+            <button type="submit">{t('path.send')}</button>
+            {bad && <span className="path-error">{t('path.invalid')}</span>}
+          </form>
+        )}
+      </div>
     </div>
   );
 }

@@ -15,7 +15,14 @@ export function StepExplain() {
   const sentence = t(`explain:${e.key}`, { ...e.params, defaultValue: e.key });
   const insight = insightOf(steps, step, cluster);
   return (
-    <div className="explain" data-testid="step-explain">
+    // Focusable: a long explanation scrolls inside its fixed height, by keyboard too.
+    <div
+      className="explain"
+      data-testid="step-explain"
+      role="region"
+      tabIndex={0}
+      aria-label={t('explain.title')}
+    >
       <p className="explain-main">
         <span className="explain-host">{cur.host}</span>
         {sentence}

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
+import type { ClusterView, RunView } from '../../cluster/types.ts';
 import { useActions, useLab } from './context.tsx';
-import { outcomeLabel, percent, verdictOf } from '../model/verdict.ts';
+import { outcomeLabel, percent, toneOf, verdictOf } from '../model/verdict.ts';
 
 /** One sentence answering the question, and for random branches the split with percentages. */
 export function VerdictBanner() {
@@ -18,9 +19,9 @@ export function VerdictBanner() {
       </div>
     );
   const v = verdictOf(sel, result.cluster);
+  const vias = branchVias(runs, result.cluster);
   const kind = sel.outcome.kind;
-  const tone =
-    kind === 'answered' || kind === 'delivered' ? 'ok' : kind === 'refused' ? 'warn' : 'bad';
+  const tone = toneOf(kind);
   return (
     <div
       className={`verdict verdict-${tone}${stale ? ' is-stale' : ''}`}
@@ -37,9 +38,20 @@ export function VerdictBanner() {
       </span>
       {runs.length > 1 && (
         <span className="verdict-split" role="group" aria-label={t('runs.title')}>
-          <span className="verdict-split-title">{t(splitKey(runs), { count: runs.length })}</span>
+          {/* Who splits the outcomes, in full on wide screens; the count alone on narrow ones
+              (the sentence stays in the tooltip). */}
+          <span className="verdict-split-title split-long">
+            {t(splitKey(runs), { count: runs.length })}
+          </span>
+          <span
+            className="verdict-split-title split-short"
+            title={t(splitKey(runs), { count: runs.length })}
+          >
+            {t('verdict.outcomes', { count: runs.length })}
+          </span>
           {runs.map((r, i) => {
-            const o = outcomeLabel(r);
+            const o = outcomeLabel(r, result.cluster);
+            const via = vias[i];
             return (
               <button
                 key={i}
@@ -47,12 +59,14 @@ export function VerdictBanner() {
                 className={`chip${i === run ? ' selected' : ''}`}
                 aria-pressed={i === run}
                 data-testid={`run-${i}`}
+                title={'host' in r.outcome && r.outcome.host ? r.outcome.host : undefined}
                 onClick={() => setRun(i)}
               >
                 {t('verdict.branch', {
                   p: percent(r.probability),
                   outcome: t(o.key, o.params ?? {}),
                 })}
+                {via && <span className="via"> · {via}</span>}
               </button>
             );
           })}
@@ -70,4 +84,21 @@ function splitKey(
   const ecmp = labels.some((l) => l.startsWith('ecmp'));
   const stat = labels.some((l) => l.startsWith('statistic'));
   return ecmp && stat ? 'verdict.split.both' : ecmp ? 'verdict.split.ecmp' : 'verdict.split';
+}
+
+/**
+ * Outcomes that end at the same place but took different paths (a router's ECMP picked another
+ * node) get the first node they went through, so their chips differ.
+ */
+function branchVias(
+  runs: readonly RunView[],
+  cluster: ClusterView | null,
+): readonly (string | null)[] {
+  const end = (r: RunView) => `${r.outcome.kind}/${'host' in r.outcome ? r.outcome.host : ''}`;
+  const nodes = new Set(cluster?.hosts.filter((h) => h.kind === 'node').map((h) => h.name));
+  return runs.map((r) => {
+    const twins = runs.filter((x) => end(x) === end(r)).length;
+    if (twins < 2) return null;
+    return r.events.find((e) => nodes.has(e.host))?.host ?? null;
+  });
 }

@@ -3,11 +3,22 @@ import type { LabStore } from '../store/lab-store.ts';
 import { stepsOf } from '../store/lab-store.ts';
 import { firstReplyStep } from '../model/timeline.ts';
 import { HELP_EVENT } from './HelpPopover.tsx';
+import { DIAGRAM_EVENT, type DiagramCommand } from './DiagramPanel.tsx';
+
+const DIAGRAM_KEYS: Readonly<Record<string, DiagramCommand>> = {
+  f: 'follow',
+  o: 'overview',
+  '+': 'zoom-in',
+  '=': 'zoom-in',
+  '-': 'zoom-out',
+  c: 'ct',
+  l: 'legend',
+};
 
 const TYPING = 'input, textarea, select, [contenteditable="true"], .monaco-editor';
 
 /**
- * Space, arrows, Home/End, R and ? for the lab under the keyboard focus (or the page's first lab
+ * Space, arrows, Home/End, R, ? and the diagram's keys (F, O, +, −, C, L) for the lab under the keyboard focus (or the page's first lab
  * when nothing has focus), never while typing in the editor or a field.
  */
 export function useShortcuts(root: RefObject<HTMLElement | null>, store: LabStore): void {
@@ -52,8 +63,11 @@ export function useShortcuts(root: RefObject<HTMLElement | null>, store: LabStor
         case '?':
           el.dispatchEvent(new Event(HELP_EVENT));
           break;
-        default:
-          return;
+        default: {
+          const c = DIAGRAM_KEYS[e.key.toLowerCase()];
+          if (!c) return;
+          el.dispatchEvent(new CustomEvent(DIAGRAM_EVENT, { detail: c }));
+        }
       }
       e.preventDefault();
     };

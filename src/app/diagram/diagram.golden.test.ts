@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createDiagram } from './diagram.ts';
 import { buildScene, stripMarks } from '../model/scene.ts';
+import { ctShown } from '../model/conntrack.ts';
 import { buildTimeline } from '../model/timeline.ts';
 import { podResult } from '../testing/lab-fixtures.ts';
 
@@ -28,7 +29,7 @@ function normalise(svg: string): string {
 }
 
 describe('diagram golden SVG', () => {
-  it('draws the VIP:22 path at the DNAT step as before', () => {
+  it('draws the VIP:22 path at the DNAT step as before, with the conntrack entry', () => {
     const r = podResult();
     const run = r.runs[0];
     if (!run) throw new Error('no run');
@@ -42,13 +43,35 @@ describe('diagram golden SVG', () => {
       localProcesses: 'local sockets',
       noProcess: 'nothing listens',
       kind: { client: 'client', node: 'node', pod: 'pod', router: 'router' },
+      rows: { conntrack: 'conntrack', confirm: 'ct confirm', reroute: 'reroute?' },
+      ct: {
+        title: 'conntrack',
+        empty: 'no entry yet',
+        original: 'original',
+        reply: 'reply (expected)',
+        unconfirmed: 'unconfirmed, on the packet',
+        confirmed: 'in the table ✓',
+      },
     });
-    d.update({ scene, step, run: 0, marks: stripMarks(steps, step), durationMs: 0, stale: false });
+    if (!scene) throw new Error('no scene');
+    d.update({
+      scene,
+      step,
+      run: 0,
+      marks: stripMarks(steps, step),
+      ct: ctShown(scene.layout, steps, step),
+      durationMs: 0,
+      stale: false,
+    });
     const out = normalise(svg.outerHTML);
     d.destroy();
     // What the frame must show, independent of the golden file.
     expect(out).toContain('10.244.1.5:80');
-    expect(out).toMatch(/class="strip present hit current" data-table="nat"/);
+    expect(out).toMatch(/class="strip row-table present hit current" data-row="nat"/);
+    // The conntrack row is marked, and the entry shows the binding the DNAT just set up.
+    expect(out).toMatch(/class="strip row-conntrack present hit" data-row="conntrack"/);
+    expect(out).toContain('DNAT ⇒ dst 10.244.1.5:80');
+    expect(out).toContain('unconfirmed, on the packet');
     if (process.env.UPDATE_GOLDEN || !existsSync(GOLDEN)) writeFileSync(GOLDEN, out);
     expect(out).toBe(readFileSync(GOLDEN, 'utf8'));
   });

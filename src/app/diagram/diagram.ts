@@ -1,43 +1,80 @@
 /**
  * The diagram as an imperative factory (as xyflow wraps d3 behaviours): React creates it once in
- * an effect, calls `update` with a pure scene, and `destroy` on unmount. D3 owns only this SVG.
+ * an effect, calls `update` with a pure scene, and `destroy` on unmount. D3 owns only this SVG
+ * (and the mini-map's). The camera follows the packet from host to host, shows the whole
+ * cluster, or stays where the user put it.
  */
 import { select, type Selection } from 'd3-selection';
 import 'd3-transition';
 import { easeCubicInOut } from 'd3-ease';
-import { zoom, zoomIdentity, type ZoomBehavior } from 'd3-zoom';
-import { labelOffset, pointAlong, type Point, type Rect } from '../model/geometry.ts';
+import { pointAlong, type Rect } from '../model/geometry.ts';
 import type { Scene, SceneStep, StripMark } from '../model/scene.ts';
-import { headerText, flagsOf, markText } from '../model/packet.ts';
+import {
+  followTransform,
+  overviewTransform,
+  visibleRect,
+  type Insets,
+  type Transform,
+} from '../model/camera.ts';
 import { drawHosts, drawWires, type DiagramText } from './draw-static.ts';
+import { createCamera, type CameraMode } from './camera.ts';
+import { createMinimap, type Minimap } from './minimap.ts';
+import { createToken } from './token.ts';
+import { drawEnd, drawTrail, highlight } from './marks.ts';
+import { drawCtEntries } from './ct-entry.ts';
+import type { CtShown } from '../model/conntrack.ts';
+
+export type { CameraMode };
 
 export interface DiagramFrame {
   readonly scene: Scene | null;
   readonly step: number;
   readonly run: number;
   readonly marks: readonly StripMark[];
+  /** Each node's conntrack entry at this step. */
+  readonly ct: readonly CtShown[];
   /** Time the token takes to reach this step; 0 jumps (reduced motion, seeking). */
   readonly durationMs: number;
   readonly stale: boolean;
 }
 
+export interface DiagramOptions {
+  /** Panel areas covered by overlays, per camera mode. */
+  insets(mode: CameraMode): Insets;
+  /** The camera mode changed (the user panned: `free`). */
+  onMode?(mode: CameraMode): void;
+  minimap?: SVGSVGElement | null;
+}
+
 export interface DiagramInstance {
   update(frame: DiagramFrame): void;
-  fit(): void;
+  /** New language: the texts drawn into the SVG. */
+  setText(text: DiagramText): void;
+  setMode(mode: Exclude<CameraMode, 'free'>): void;
+  mode(): CameraMode;
+  /** Re-frames after the panel changed size. */
+  resize(): void;
   zoomBy(k: number): void;
   destroy(): void;
 }
 
 type G = Selection<SVGGElement, unknown, null, undefined>;
-const CHAR_W = 6.7;
 
-/** Escapes a value for an attribute selector (CSS.escape is missing in some test DOMs). */
-const esc = (v: string) => v.replace(/["\\]/g, '\\$&');
+const union = (a: Rect | null, b: Rect): Rect => {
+  if (!a) return b;
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, w: Math.max(a.x + a.w, b.x + b.w) - x, h: Math.max(a.y + a.h, b.y + b.h) - y };
+};
 
-const line = (p: readonly Point[]) =>
-  p.length ? `M${p.map((q) => `${q.x},${q.y}`).join('L')}` : '';
+const NO_INSETS: Insets = { top: 0, right: 0, bottom: 0, left: 0 };
 
-export function createDiagram(svgEl: SVGSVGElement, text: DiagramText): DiagramInstance {
+export function createDiagram(
+  svgEl: SVGSVGElement,
+  initialText: DiagramText,
+  opts: DiagramOptions = { insets: () => NO_INSETS },
+): DiagramInstance {
+  let text = initialText;
   const svg = select(svgEl).attr('class', 'diagram-svg');
   const defs = svg.append('defs');
   defs
@@ -57,210 +94,174 @@ export function createDiagram(svgEl: SVGSVGElement, text: DiagramText): DiagramI
   const hosts: G = viewport.append('g').attr('class', 'hosts');
   const trail: G = viewport.append('g').attr('class', 'trail');
   const marks: G = viewport.append('g').attr('class', 'end-marks');
-  const token: G = viewport.append('g').attr('class', 'token').attr('data-testid', 'packet-token');
-  token.append('circle').attr('class', 'token-dot').attr('r', 7);
-  const label = token.append('g').attr('class', 'token-label');
-  label.append('rect').attr('class', 'token-bg').attr('rx', 6).attr('height', 36);
-  const l1 = label.append('text').attr('class', 'token-line1').attr('x', 8).attr('y', 15);
-  const l2 = label.append('text').attr('class', 'token-line2').attr('x', 8).attr('y', 29);
+  const token = createToken(viewport);
+  const minimap: Minimap | null = opts.minimap ? createMinimap(opts.minimap) : null;
 
-  let layoutKey = '';
-  let lastLayout: Scene['layout'] | null = null;
+  let mode: CameraMode = 'follow';
+  let scene: Scene | null = null;
   let lastStep = -1;
-  let lastRun = -1;
-  let size = { w: 0, h: 0 };
-  /** Boxes the label should not hide: hooks, sockets, compact hosts. */
+  let lastFrame: DiagramFrame | null = null;
+  /** Where the camera is going (the label is placed for that view, not the one in between). */
+  let target: Transform | null = null;
+  /** Boxes the label should not hide: hooks, sockets, conntrack tables, compact hosts. */
   let obstacles: Rect[] = [];
 
-  const zb: ZoomBehavior<SVGSVGElement, unknown> = zoom<SVGSVGElement, unknown>()
-    .scaleExtent([0.2, 4])
-    // Explicit extent: d3's default reads SVG length objects some DOMs (jsdom) do not have.
-    .extent(() => [
-      [0, 0],
-      [svgEl.clientWidth || 960, svgEl.clientHeight || 540],
-    ])
-    .on('zoom', (e: { transform: { toString(): string } }) =>
-      viewport.attr('transform', e.transform.toString()),
+  const size = () => ({ w: svgEl.clientWidth || 960, h: svgEl.clientHeight || 540 });
+  const setMode = (m: CameraMode) => {
+    if (m === mode) return;
+    mode = m;
+    svg.attr('data-camera', m);
+    opts.onMode?.(m);
+  };
+  svg.attr('data-camera', mode);
+  const camera = createCamera(svg, viewport, size, (t, byUser) => {
+    if (byUser) {
+      target = null;
+      setMode('free');
+    }
+    refreshMinimap(t);
+  });
+
+  const refreshMinimap = (t: Transform) => {
+    const s =
+      scene && lastFrame ? scene.steps[Math.min(lastFrame.step, scene.steps.length - 1)] : null;
+    if (!minimap || !scene || !s) return;
+    minimap.update(
+      s.host,
+      scene.trail.filter((x) => x.step <= s.index).map((x) => x.points),
+      s.at,
+      visibleRect(t, size(), opts.insets(mode)),
     );
-  svg.call(zb).on('dblclick.zoom', null);
-
-  const fit = () => {
-    if (!lastLayout) return;
-    const w = svgEl.clientWidth || 960;
-    const h = svgEl.clientHeight || 540;
-    size = { w, h };
-    // The packet header overlay covers the top of the panel.
-    const top = 44;
-    // ... and the zoom buttons its right edge.
-    const side = 44;
-    const k = Math.min((w - 2 * side) / lastLayout.width, (h - top) / lastLayout.height, 1.25);
-    const tx = (w - lastLayout.width * k) / 2;
-    const ty = top + (h - top - lastLayout.height * k) / 2;
-    svg.call(zb.transform, zoomIdentity.translate(tx, ty).scale(k));
   };
 
-  const setLabel = (s: SceneStep) => {
-    const { src, dst } = headerText(s.packet);
-    const ch = new Set(s.changed);
-    l1.selectAll('*').remove();
-    l1.append('tspan')
-      .attr('class', ch.has('src') || ch.has('sport') ? 'changed' : null)
-      .text(src);
-    l1.append('tspan').attr('class', 'arrow').text(' → ');
-    l1.append('tspan')
-      .attr('class', ch.has('dst') || ch.has('dport') ? 'changed' : null)
-      .text(dst);
-    l2.selectAll('*').remove();
-    const flags = flagsOf(s.packet);
-    l2.append('tspan').text(`${s.packet.proto}${flags ? ` ${flags}` : ''}`);
-    if (s.packet.mark !== 0 || ch.has('mark'))
-      l2.append('tspan')
-        .attr('class', ch.has('mark') ? 'changed' : null)
-        .text(` · mark ${markText(s.packet.mark)}`);
-    const chars = Math.max(`${src} → ${dst}`.length, 24);
-    const w = chars * CHAR_W + 16;
-    label.select('rect').attr('width', w);
-    const off = labelOffset(s.at, w, 36, obstacles);
-    label.attr('transform', `translate(${off.x},${off.y})`);
-    token.classed('reply', s.direction === 'reply').classed('rewritten', ch.size > 0);
+  /** Where the camera should be for this step in the current mode (null: the user's view). */
+  const aimFor = (s: SceneStep): Transform | null => {
+    if (!scene) return null;
+    const view = size();
+    if (mode === 'follow')
+      return followTransform(scene.layout, s.host, s.at, view, opts.insets(mode));
+    if (mode === 'overview') return overviewTransform(scene.layout, view, opts.insets(mode));
+    return null;
   };
 
-  const highlight = (scene: Scene, s: SceneStep, stripMarks: readonly StripMark[]) => {
-    hosts.selectAll<SVGGElement, unknown>('g.host').classed('active', function () {
-      return this.getAttribute('data-host') === s.host;
-    });
-    hosts.selectAll('g.hook').classed('active', false);
-    hosts.selectAll('g.strip').classed('hit', false).classed('current', false);
-    hosts.selectAll('text.strip-badge').text('');
-    hosts.selectAll('g.process, text.process').classed('reached', false);
-    const hostSel = hosts.select(`g.host[data-host="${esc(s.host)}"]`);
-    if (s.hook) hostSel.select(`g.hook[data-hook="${s.hook}"]`).classed('active', true);
-    if (s.process) hostSel.selectAll(`[data-process="${esc(s.process)}"]`).classed('reached', true);
-    for (const m of stripMarks) {
-      const strip = hosts.select(
-        `g.host[data-host="${esc(m.host)}"] g.hook[data-hook="${m.hook}"] g.strip[data-table="${m.table}"]`,
-      );
-      strip.classed('hit', true).classed('current', m.current);
-      if (m.badge) strip.select('text.strip-badge').text(m.badge);
+  const aim = (s: SceneStep, ms: number) => {
+    const t = aimFor(s);
+    if (!t) return;
+    // Within one host a wide panel keeps its frame; a narrow one pans along with the packet.
+    const same =
+      target &&
+      Math.abs(target.k - t.k) + Math.abs(target.x - t.x) + Math.abs(target.y - t.y) < 0.5;
+    if (same && ms > 0) return;
+    target = t;
+    camera.aim(t, ms);
+  };
+
+  const placeLabel = (s: SceneStep) => {
+    if (!scene) return;
+    const t = target ?? camera.current();
+    const bounds = visibleRect(t, size(), opts.insets(mode));
+    const h = scene.layout.hosts.find((x) => x.name === s.host);
+    const hook = s.hook ? (h?.hooks.find((k) => k.hook === s.hook)?.box ?? null) : null;
+    const chip = s.process ? h?.processes.find((p) => p.name === s.process) : undefined;
+    let keepClear =
+      hook ?? (chip ? { x: chip.at.x - chip.w / 2, y: chip.at.y - 10, w: chip.w, h: 20 } : null);
+    // The end mark (its cross and the DROP under it) stays visible too.
+    if (s.end) keepClear = union(keepClear, { x: s.at.x - 30, y: s.at.y - 16, w: 60, h: 54 });
+    token.label(s, obstacles, keepClear, bounds);
+  };
+
+  const render = (frame: DiagramFrame, animate: boolean) => {
+    if (!scene) return;
+    const s = scene.steps[Math.min(frame.step, scene.steps.length - 1)];
+    if (!s) {
+      token.g.style('display', 'none');
+      return;
     }
-    if (s.hook && s.table)
-      hostSel
-        .select(`g.hook[data-hook="${s.hook}"] g.strip[data-table="${s.table}"]`)
-        .classed('current', true);
-    // Branches of a probabilistic run: each end host carries its share.
-    hosts.selectAll('g.branch-badge').selectAll('*').remove();
-    for (const b of scene.branches) {
-      const box = scene.layout.hosts.find((h) => h.name === b.host);
-      if (!box) continue;
-      const g = hosts.select(`g.host[data-host="${esc(b.host)}"] g.branch-badge`);
-      const bg = g
-        .append('g')
-        .attr('class', `branch${b.run === lastRun ? ' selected' : ''}`)
-        .attr('transform', `translate(${box.x + box.w - 24},${box.y - 2})`);
-      bg.append('rect')
-        .attr('x', -22)
-        .attr('y', -11)
-        .attr('width', 44)
-        .attr('height', 20)
-        .attr('rx', 10);
-      bg.append('text')
-        .attr('text-anchor', 'middle')
-        .attr('y', 4)
-        .text(`${Math.round(b.probability * 1000) / 10}%`);
+    token.g.style('display', null);
+    highlight(hosts, scene, s, frame.marks, frame.run);
+    drawTrail(trail, scene, s.index);
+    drawEnd(marks, s);
+    drawCtEntries(hosts, frame.ct, text, s.at);
+    const forward =
+      animate && s.index === lastStep + 1 && frame.durationMs > 0 && s.path.length > 1;
+    // Follow: glide to the next host as the packet crosses the wire (in step with the token).
+    if (mode !== 'free') aim(s, forward ? frame.durationMs * 0.85 : 0);
+    placeLabel(s);
+    token.g.interrupt();
+    lastStep = s.index;
+    refreshMinimap(target ?? camera.current());
+    if (!forward) {
+      token.g.attr('transform', `translate(${s.at.x},${s.at.y})`);
+      return;
     }
+    token.g
+      .transition()
+      .duration(frame.durationMs * 0.85)
+      .ease(easeCubicInOut)
+      .attrTween('transform', () => (t: number) => {
+        const p = pointAlong(s.path, t);
+        return `translate(${p.x},${p.y})`;
+      });
   };
 
-  const drawTrail = (scene: Scene, step: number) => {
-    // Ahead of the token only its own direction is previewed: request and reply overlap.
-    const dir = scene.trail[step]?.direction;
-    trail
-      .selectAll<SVGPathElement, Scene['trail'][number]>('path')
-      .data(
-        scene.trail.filter((t) => t.points.length > 1 && (t.step <= step || t.direction === dir)),
-        (d) => String(d.step),
-      )
-      .join('path')
-      .attr('d', (d) => line(d.points))
-      .attr(
-        'class',
-        (d) =>
-          `trail-seg ${d.direction}${d.step <= step ? ' travelled' : ''}${d.step === step ? ' current' : ''}`,
-      );
-  };
-
-  const drawEnd = (s: SceneStep) => {
-    marks.selectAll('*').remove();
-    if (!s.end) return;
-    const g = marks
-      .append('g')
-      .attr('class', `end-mark end-${s.end}`)
-      .attr('data-testid', 'end-mark')
-      .attr('transform', `translate(${s.at.x},${s.at.y})`);
-    g.append('circle').attr('r', 14);
-    g.append('path').attr('d', 'M-6,-6L6,6M6,-6L-6,6');
-    g.append('text')
-      .attr('y', 30)
-      .attr('text-anchor', 'middle')
-      .text(s.end === 'reject' ? 'REJECT' : 'DROP');
+  const drawStatic = (layout: Scene['layout']) => {
+    drawWires(wires, layout);
+    drawHosts(hosts, layout, text);
+    minimap?.draw(layout);
+    obstacles = layout.hosts.flatMap((h) => [
+      ...h.hooks.map((k) => k.box),
+      ...(h.ct ? [h.ct] : []),
+      ...h.processes.map((p) => ({ x: p.at.x - p.w / 2, y: p.at.y - 10, w: p.w, h: 20 })),
+      // A node's interface bar and title, a compact host whole.
+      h.pipeline ? { x: h.x, y: h.y - 12, w: h.w, h: 46 } : { x: h.x, y: h.y, w: h.w, h: h.h },
+    ]);
   };
 
   return {
     update(frame) {
-      const scene = frame.scene;
       svg.classed('stale', frame.stale);
-      if (!scene) {
-        token.style('display', 'none');
+      lastFrame = frame;
+      if (!frame.scene) {
+        scene = null;
+        token.g.style('display', 'none');
         return;
       }
-      if (scene.layout !== lastLayout) {
-        lastLayout = scene.layout;
-        drawWires(wires, scene.layout);
-        drawHosts(hosts, scene.layout, text);
-        obstacles = scene.layout.hosts.flatMap((h) => [
-          ...h.hooks.map((k) => k.box),
-          ...h.processes.map((p) => ({ x: p.at.x - p.w / 2, y: p.at.y - 9, w: p.w, h: 18 })),
-          ...(h.pipeline ? [] : [{ x: h.x, y: h.y, w: h.w, h: h.h }]),
-        ]);
-        const key = scene.layout.hosts.map((h) => `${h.name}:${h.pipeline}`).join('|');
-        if (key !== layoutKey || svgEl.clientWidth !== size.w) {
-          layoutKey = key;
-          fit();
-        }
+      let fresh = false;
+      if (frame.scene.layout !== scene?.layout) {
+        drawStatic(frame.scene.layout);
+        fresh = true;
       }
-      lastRun = frame.run;
-      const s = scene.steps[Math.min(frame.step, scene.steps.length - 1)];
-      if (!s) {
-        token.style('display', 'none');
-        return;
-      }
-      token.style('display', null);
-      highlight(scene, s, frame.marks);
-      drawTrail(scene, s.index);
-      drawEnd(s);
-      setLabel(s);
-      token.interrupt();
-      const forward = s.index === lastStep + 1 && frame.durationMs > 0 && s.path.length > 1;
-      lastStep = s.index;
-      if (!forward) {
-        token.attr('transform', `translate(${s.at.x},${s.at.y})`);
-        return;
-      }
-      token
-        .transition()
-        .duration(frame.durationMs * 0.85)
-        .ease(easeCubicInOut)
-        .attrTween('transform', () => (t: number) => {
-          const p = pointAlong(s.path, t);
-          return `translate(${p.x},${p.y})`;
-        });
+      scene = frame.scene;
+      render(frame, !fresh);
     },
-    fit,
+    setText(next) {
+      text = next;
+      if (!scene || !lastFrame) return;
+      drawStatic(scene.layout);
+      render(lastFrame, false);
+    },
+    setMode(m) {
+      setMode(m);
+      const s =
+        scene && lastFrame ? scene.steps[Math.min(lastFrame.step, scene.steps.length - 1)] : null;
+      if (s) {
+        aim(s, 0);
+        placeLabel(s);
+        refreshMinimap(target ?? camera.current());
+      }
+    },
+    mode: () => mode,
+    resize() {
+      if (lastFrame && scene) render(lastFrame, false);
+    },
     zoomBy(k) {
-      svg.transition().duration(200).call(zb.scaleBy, k);
+      target = null;
+      camera.zoomBy(k);
     },
     destroy() {
-      token.interrupt();
-      svg.on('.zoom', null);
+      token.g.interrupt();
+      camera.destroy();
+      minimap?.destroy();
       svg.selectAll('*').remove();
     },
   };

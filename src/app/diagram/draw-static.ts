@@ -1,18 +1,21 @@
 /**
  * The static part of the diagram: wires, hosts, and inside each node on the path the netfilter
- * pipeline (hook boxes with their tables stacked, routing decisions, local sockets).
- * Redrawn only when the layout changes.
+ * pipeline (hook boxes with their rows stacked in priority order, conntrack where the kernel
+ * runs it, routing decisions, the conntrack table, local sockets). Redrawn only when the layout
+ * changes.
  */
 import type { Selection } from 'd3-selection';
 import {
   DIAMOND,
+  HOOK_TITLE_H,
   LOCAL_STRIP,
-  PIPELINE_EDGES,
+  NIC_BAR_H,
   ROUTE_IN,
   ROUTE_OUT,
   STRIP_H,
-  HOOK_TITLE_H,
-  NIC_BAR_H,
+  isTable,
+  type Rect,
+  type RowName,
 } from '../model/geometry.ts';
 import type { DiagramLayout, HostBox } from '../model/layout.ts';
 
@@ -21,11 +24,32 @@ export interface DiagramText {
   localProcesses: string;
   noProcess: string;
   kind: Record<string, string>;
+  /** Row captions of the kernel steps that are not tables. */
+  rows: { conntrack: string; confirm: string; reroute: string };
+  ct: {
+    title: string;
+    empty: string;
+    original: string;
+    reply: string;
+    unconfirmed: string;
+    confirmed: string;
+  };
 }
 
 type G = Selection<SVGGElement, unknown, null, undefined>;
 
+/** Average advance of the diagram's fonts, to cut labels before they overflow their box. */
+export const MONO_CHAR = 0.6;
+export const SANS_CHAR = 0.56;
+
 const pts = (p: readonly { x: number; y: number }[]) => p.map((q) => `${q.x},${q.y}`).join(' ');
+
+/** A rounded rectangle (attribute order kept stable for the golden file). */
+function box(g: G, r: Rect, rx: number, cls: string | null = null): void {
+  const el = g.append('rect');
+  if (cls) el.attr('class', cls);
+  el.attr('x', r.x).attr('y', r.y).attr('width', r.w).attr('height', r.h).attr('rx', rx);
+}
 
 export function drawWires(g: G, layout: DiagramLayout): void {
   g.selectAll('*').remove();
@@ -75,32 +99,21 @@ export function drawHosts(g: G, layout: DiagramLayout, text: DiagramText): void 
       )
       .attr('data-host', h.name)
       .attr('data-testid', `host-${h.name}`);
-    hg.append('rect')
-      .attr('class', 'host-box')
-      .attr('x', h.x)
-      .attr('y', h.y)
-      .attr('width', h.w)
-      .attr('height', h.h)
-      .attr('rx', 10);
+    box(hg, h, 10, 'host-box');
     if (h.pipeline) drawNode(hg, h, text);
     else drawSimple(hg, h, text);
     for (const i of h.ifaces) {
       const ig = hg.append('g').attr('class', `iface iface-${i.side}`).attr('data-iface', i.name);
-      ig.append('rect')
-        .attr('x', i.bar.x)
-        .attr('y', i.bar.y)
-        .attr('width', i.bar.w)
-        .attr('height', i.bar.h)
-        .attr('rx', 4);
-      const label =
-        h.pipeline && i.side === 'top'
-          ? `${i.name} · ${h.ips.join(', ')}`
-          : clip(i.name, Math.floor(i.bar.w / 6));
+      box(ig, i.bar, 4);
+      const size = h.pipeline && i.side === 'top' ? 12 : 11;
+      const full = h.pipeline && i.side === 'top' ? `${i.name} · ${h.ips.join(', ')}` : i.name;
       ig.append('text')
         .attr('x', i.bar.x + i.bar.w / 2)
-        .attr('y', i.bar.y + i.bar.h / 2 + 3.5)
+        .attr('y', i.bar.y + i.bar.h / 2 + size * 0.36)
         .attr('text-anchor', 'middle')
-        .text(label);
+        .text(clip(full, Math.floor((i.bar.w - 8) / (size * MONO_CHAR))))
+        .append('title')
+        .text(full);
     }
     hg.append('g').attr('class', 'branch-badge');
   }
@@ -112,26 +125,29 @@ export function clip(s: string, n: number): string {
 }
 
 function drawSimple(hg: G, h: HostBox, text: DiagramText): void {
-  const chars = Math.floor((h.w - 20) / 6.2);
+  const sans = Math.floor((h.w - 20) / (12 * SANS_CHAR));
+  const mono = Math.floor((h.w - 20) / (12 * MONO_CHAR));
   const kind = [text.kind[h.kind] ?? h.kind, h.kind === 'pod' ? '' : h.subtitle]
     .filter(Boolean)
     .join(' · ');
   hg.append('text')
     .attr('class', 'host-kind')
     .attr('x', h.x + 10)
-    .attr('y', h.y + 24)
-    .text(clip(kind, chars));
+    .attr('y', h.y + 26)
+    .text(clip(kind, sans - (h.hiddenPods > 0 ? 8 : 0)));
   hg.append('text')
     .attr('class', 'host-name')
     .attr('x', h.x + 10)
-    .attr('y', h.y + 41)
-    .text(clip(h.title, chars - 4));
+    .attr('y', h.y + 45)
+    .text(clip(h.title, Math.floor((h.w - 20) / (14 * SANS_CHAR))))
+    .append('title')
+    .text(h.title);
   const detail = h.kind === 'pod' ? `${h.ips.join(', ')} · ${h.subtitle}` : h.ips.join(', ');
   hg.append('text')
     .attr('class', 'host-ip')
     .attr('x', h.x + 10)
-    .attr('y', h.y + 56)
-    .text(clip(detail, chars + 2))
+    .attr('y', h.y + 62)
+    .text(clip(detail, mono))
     .append('title')
     .text(detail);
   const procs = h.processes.map((p) => p.label).join('  ');
@@ -141,73 +157,71 @@ function drawSimple(hg: G, h: HostBox, text: DiagramText): void {
       .attr('data-process', h.processes[0]?.name ?? '')
       .attr('x', h.x + 10)
       .attr('y', h.y + h.h - 12)
-      .text(clip(`⟶ ${procs}`, chars));
+      .text(clip(`⟶ ${procs}`, mono));
   if (h.hiddenPods > 0)
     hg.append('text')
       .attr('class', 'host-kind')
       .attr('x', h.x + h.w - 10)
-      .attr('y', h.y + 24)
+      .attr('y', h.y + 26)
       .attr('text-anchor', 'end')
       .text(`+${h.hiddenPods} ${text.kind.pod ?? 'pod'}`);
 }
+
+/** The caption of a row: the table's own name, or the kernel step's. */
+function rowCaption(row: RowName, text: DiagramText): string {
+  return isTable(row) ? row : text.rows[row];
+}
+
+const rowClass = (row: RowName) => (isTable(row) ? 'row-table' : `row-${row}`);
 
 function drawNode(hg: G, h: HostBox, text: DiagramText): void {
   const o = { x: h.x, y: h.y };
   const at = (x: number, y: number) => ({ x: o.x + x, y: o.y + y });
   hg.append('text')
     .attr('class', 'host-name')
-    .attr('x', o.x + 14)
-    .attr('y', o.y + NIC_BAR_H + 22)
+    .attr('x', o.x + 16)
+    .attr('y', o.y + NIC_BAR_H / 2 + 26)
     .text(h.title);
   hg.append('text')
     .attr('class', 'host-kind')
-    .attr('x', o.x + h.w - 14)
-    .attr('y', o.y + NIC_BAR_H + 22)
+    .attr('x', o.x + h.w - 16)
+    .attr('y', o.y + NIC_BAR_H / 2 + 26)
     .attr('text-anchor', 'end')
     .text([text.kind[h.kind] ?? h.kind, h.subtitle].filter(Boolean).join(' · '));
   const edges = hg.append('g').attr('class', 'pipeline-edges');
-  for (const e of PIPELINE_EDGES)
+  for (const e of h.edges)
     edges
       .append('polyline')
       .attr('class', 'edge')
       .attr('data-edge', `${e.from}>${e.to}`)
-      .attr('points', pts(e.points.map((p) => at(p.x, p.y))))
+      .attr('points', pts(e.points))
       .attr('marker-end', 'url(#hp-arrow)');
+  if (h.ct) drawCtBox(hg, h.ct, text);
   for (const k of h.hooks) {
     const kg = hg.append('g').attr('class', 'hook').attr('data-hook', k.hook);
-    kg.append('rect')
-      .attr('class', 'hook-box')
-      .attr('x', k.box.x)
-      .attr('y', k.box.y)
-      .attr('width', k.box.w)
-      .attr('height', k.box.h)
-      .attr('rx', 6);
+    box(kg, k.box, 6, 'hook-box');
     kg.append('text')
       .attr('class', 'hook-name')
       .attr('x', k.box.x + k.box.w / 2)
-      .attr('y', k.box.y + 13)
+      .attr('y', k.box.y + 17)
       .attr('text-anchor', 'middle')
       .text(k.hook);
-    k.tables.forEach((t, i) => {
+    k.rows.forEach((t, i) => {
       const y = k.box.y + HOOK_TITLE_H + i * STRIP_H;
       const sg = kg
         .append('g')
-        .attr('class', `strip${t.present ? ' present' : ''}`)
-        .attr('data-table', t.table);
-      sg.append('rect')
-        .attr('x', k.box.x + 5)
-        .attr('y', y)
-        .attr('width', k.box.w - 10)
-        .attr('height', STRIP_H - 2)
-        .attr('rx', 2);
+        .attr('class', `strip ${rowClass(t.row)}${t.present ? ' present' : ''}`)
+        .attr('data-row', t.row);
+      box(sg, { x: k.box.x + 5, y, w: k.box.w - 10, h: STRIP_H - 3 }, 3);
       sg.append('text')
+        .attr('class', 'strip-label')
         .attr('x', k.box.x + 10)
-        .attr('y', y + STRIP_H - 5)
-        .text(t.table);
+        .attr('y', y + STRIP_H - 6)
+        .text(rowCaption(t.row, text));
       sg.append('text')
         .attr('class', 'strip-badge')
-        .attr('x', k.box.x + k.box.w - 8)
-        .attr('y', y + STRIP_H - 5)
+        .attr('x', k.box.x + k.box.w - 9)
+        .attr('y', y + STRIP_H - 6)
         .attr('text-anchor', 'end');
     });
   }
@@ -228,42 +242,44 @@ function drawNode(hg: G, h: HostBox, text: DiagramText): void {
     );
     rg.append('text')
       .attr('x', p.x)
-      .attr('y', cls === 'route-in' ? p.y - DIAMOND - 5 : p.y + DIAMOND + 12)
+      .attr('y', p.y - DIAMOND - 6)
       .attr('text-anchor', 'middle')
       .text(text.routing);
   }
   const s = at(LOCAL_STRIP.x, LOCAL_STRIP.y);
   const lg = hg.append('g').attr('class', 'local');
-  lg.append('rect')
-    .attr('x', s.x)
-    .attr('y', s.y)
-    .attr('width', LOCAL_STRIP.w)
-    .attr('height', LOCAL_STRIP.h)
-    .attr('rx', 6);
+  box(lg, { x: s.x, y: s.y, w: LOCAL_STRIP.w, h: LOCAL_STRIP.h }, 6);
   lg.append('text')
     .attr('class', 'local-label')
-    .attr('x', s.x + 8)
-    .attr('y', s.y + 17)
+    .attr('x', s.x + 10)
+    .attr('y', s.y + 20)
     .text(text.localProcesses);
   if (!h.processes.length)
     lg.append('text')
       .attr('class', 'local-none')
-      .attr('x', s.x + 100)
-      .attr('y', s.y + 17)
+      .attr('x', s.x + 120)
+      .attr('y', s.y + 20)
       .text(text.noProcess);
   for (const p of h.processes) {
     const pg = lg.append('g').attr('class', 'process').attr('data-process', p.name);
-    pg.append('rect')
-      .attr('x', p.at.x - p.w / 2)
-      .attr('y', p.at.y - 9)
-      .attr('width', p.w)
-      .attr('height', 18)
-      .attr('rx', 9);
+    box(pg, { x: p.at.x - p.w / 2, y: p.at.y - 10, w: p.w, h: 20 }, 10);
     pg.append('text')
       .attr('x', p.at.x)
       .attr('y', p.at.y + 4)
       .attr('text-anchor', 'middle')
-      .text(clip(p.label, Math.floor(p.w / 6.2)));
+      .text(clip(p.label, Math.floor((p.w - 8) / (11 * MONO_CHAR))));
     pg.append('title').text(p.label);
   }
+}
+
+/** The frame of a node's conntrack table; diagram.ts fills in the entry for each step. */
+function drawCtBox(hg: G, r: { x: number; y: number; w: number; h: number }, text: DiagramText) {
+  const g = hg.append('g').attr('class', 'ct-box').attr('data-testid', 'ct-box');
+  box(g, r, 8, 'ct-frame');
+  g.append('text')
+    .attr('class', 'ct-title')
+    .attr('x', r.x + 8)
+    .attr('y', r.y + 18)
+    .text(text.ct.title);
+  g.append('g').attr('class', 'ct-entry');
 }

@@ -5,14 +5,19 @@
 import type { ClusterView } from '../../cluster/types.ts';
 import type { Hook, TableName } from '../../engine/rules/types.ts';
 import {
-  HOOK_BOXES,
-  HOOK_TABLES,
+  CT_BOX,
+  HOOK_AT,
+  HOOK_ROWS,
+  HOOK_W,
   LOCAL_STRIP,
   NIC_BAR_H,
   NODE_H,
   NODE_W,
   SIMPLE_H,
   SIMPLE_W,
+  hookHeight,
+  isTable,
+  pipelineEdges,
   type Rect,
 } from './geometry.ts';
 import type { HookView, HostBox, IfaceBox, ProcessBox, WireView } from './layout.ts';
@@ -56,7 +61,7 @@ function subtitleOf(h: ClusterView['hosts'][number]): string {
 function processBoxes(h: ClusterView['hosts'][number], strip: Rect, labelW: number): ProcessBox[] {
   const byName = new Map<string, number[]>();
   for (const p of h.processes) byName.set(p.name, [...(byName.get(p.name) ?? []), p.port]);
-  const w = Math.min(150, (strip.w - labelW) / Math.max(1, byName.size));
+  const w = Math.min(170, (strip.w - labelW) / Math.max(1, byName.size));
   return [...byName].map(([name, ports], i) => ({
     name,
     label: `${name} ${ports.map((p) => `:${p}`).join(',')}`,
@@ -94,7 +99,7 @@ export function simpleBox(
         inPoint: { x: px - 6, y: py },
         outPoint: { x: px + 6, y: py },
         side: s,
-        bar: { x: px - 22, y: py - 7, w: 44, h: 14 },
+        bar: { x: px - 26, y: py - 8, w: 52, h: 16 },
       };
     });
   return {
@@ -111,8 +116,10 @@ export function simpleBox(
     pipeline: false,
     onPath: visited.has(h.name),
     hooks: [],
+    edges: [],
+    ct: null,
     ifaces: [...place(top, 'top'), ...place(bot, 'bottom')],
-    processes: processBoxes(h, { x: x + 6, y: y + SIMPLE_H - 24, w: SIMPLE_W - 12, h: 18 }, 0),
+    processes: processBoxes(h, { x: x + 6, y: y + SIMPLE_H - 26, w: SIMPLE_W - 12, h: 20 }, 0),
   };
 }
 
@@ -127,16 +134,24 @@ export function nodeBox(
   podCentres: readonly { pod: string; x: number }[],
 ): HostBox {
   const present = tablesIn(rules);
-  const hooks: HookView[] = (Object.keys(HOOK_BOXES) as Hook[]).map((hook) => {
-    const r = HOOK_BOXES[hook];
+  // A host with no ruleset at all has no conntrack either (the engine's rule, see stack.ts).
+  const tracked = present.size > 0;
+  const hooks: HookView[] = (Object.keys(HOOK_AT) as Hook[]).map((hook) => {
+    const rows = HOOK_ROWS[hook]
+      .filter((r) => r !== 'security' || present.has('security'))
+      .map((row) => ({ row, present: isTable(row) ? present.has(row) : tracked }));
+    const at = HOOK_AT[hook];
     return {
       hook,
-      box: { x: x + r.x, y: y + r.y, w: r.w, h: r.h },
-      tables: HOOK_TABLES[hook]
-        .filter((t) => t !== 'security' || present.has('security'))
-        .map((table) => ({ table, present: present.has(table) })),
+      box: { x: x + at.x, y: y + at.y, w: HOOK_W, h: hookHeight(rows.length) },
+      rows,
     };
   });
+  const rowCount = (k: Hook) => hooks.find((v) => v.hook === k)?.rows.length ?? 0;
+  const edges = pipelineEdges(rowCount).map((e) => ({
+    ...e,
+    points: e.points.map((p) => ({ x: x + p.x, y: y + p.y })),
+  }));
   const names = [...(ifacesSeen.get(h.name) ?? [])];
   const bottomNames = names.filter((n) => n !== 'lo' && isVeth(n, h.name, podHosts, peerOf));
   const topNames = names.filter((n) => !bottomNames.includes(n));
@@ -150,14 +165,8 @@ export function nodeBox(
     ifaces.push({
       name,
       port: { x: bx + barW / 2, y },
-      inPoint: {
-        x: x + HOOK_BOXES.PREROUTING.x + HOOK_BOXES.PREROUTING.w / 2,
-        y,
-      },
-      outPoint: {
-        x: x + HOOK_BOXES.POSTROUTING.x + HOOK_BOXES.POSTROUTING.w / 2,
-        y,
-      },
+      inPoint: { x: x + HOOK_AT.PREROUTING.x + HOOK_W / 2, y },
+      outPoint: { x: x + HOOK_AT.POSTROUTING.x + HOOK_W / 2, y },
       side: 'top',
       bar: { x: bx + 2, y: y - NIC_BAR_H / 2, w: barW - 4, h: NIC_BAR_H },
     });
@@ -174,7 +183,7 @@ export function nodeBox(
       inPoint: { x: cx - 8, y: y + NODE_H },
       outPoint: { x: cx + 8, y: y + NODE_H },
       side: 'bottom',
-      bar: { x: cx - 34, y: y + NODE_H - 7, w: 68, h: 14 },
+      bar: { x: cx - 40, y: y + NODE_H - 8, w: 80, h: 16 },
     });
   });
   const strip = { x: x + LOCAL_STRIP.x, y: y + LOCAL_STRIP.y, w: LOCAL_STRIP.w, h: LOCAL_STRIP.h };
@@ -192,8 +201,10 @@ export function nodeBox(
     pipeline: true,
     onPath: true,
     hooks,
+    edges,
+    ct: { x: x + CT_BOX.x, y: y + CT_BOX.y, w: CT_BOX.w, h: CT_BOX.h },
     ifaces,
-    processes: processBoxes(h, strip, 96),
+    processes: processBoxes(h, strip, 112),
   };
 }
 

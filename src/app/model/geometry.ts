@@ -1,7 +1,10 @@
 /**
  * The fixed drawing of one node: the netfilter pipeline as engineers draw it (PREROUTING →
  * routing decision → INPUT → local process, or → FORWARD → POSTROUTING; local traffic takes
- * routing → OUTPUT → POSTROUTING). Coordinates are relative to the node's top-left corner.
+ * routing → OUTPUT → POSTROUTING), with conntrack where the kernel runs it and the node's
+ * conntrack table in the middle. Coordinates are relative to the node's top-left corner, in
+ * CSS pixels at zoom 1: the follow camera shows a node at about that size on a 1280x720 screen,
+ * so the fonts here are the sizes people read.
  */
 import type { Hook, TableName } from '../../engine/rules/types.ts';
 
@@ -17,123 +20,161 @@ export interface Rect {
   readonly h: number;
 }
 
-export const NODE_W = 380;
-export const NODE_H = 300;
-export const SIMPLE_W = 176;
-export const SIMPLE_H = 84;
-/** Height of one table strip inside a hook box. */
-export const STRIP_H = 14;
-export const HOOK_TITLE_H = 18;
+/**
+ * One row of a hook box: a table, or a kernel step that is not a table. `conntrack` is
+ * nf_conntrack_in (PRE_ROUTING and LOCAL_OUT, priority NF_IP_PRI_CONNTRACK = -200: after raw,
+ * before mangle); `confirm` is nf_conntrack_confirm (LOCAL_IN and POST_ROUTING, priority
+ * NF_IP_PRI_CONNTRACK_CONFIRM = INT_MAX: after every table); `reroute` is the routing again
+ * that OUTPUT does when mangle or nat changed the packet (ip_route_me_harder, called from
+ * ipt_mangle_out and nf_nat_ipv4_local_fn, before filter OUTPUT).
+ * (include/uapi/linux/netfilter_ipv4.h; net/netfilter/nf_conntrack_proto.c ipv4_conntrack_ops;
+ * net/ipv4/netfilter/iptable_mangle.c; net/netfilter/nf_nat_proto.c)
+ */
+export type RowName = TableName | 'conntrack' | 'confirm' | 'reroute';
 
-/** Tables each hook runs, in the kernel's priority order (include/uapi/linux/netfilter_ipv4.h). */
-export const HOOK_TABLES: Readonly<Record<Hook, readonly TableName[]>> = {
-  PREROUTING: ['raw', 'mangle', 'nat'],
-  INPUT: ['mangle', 'filter', 'security', 'nat'],
+/** Rows of each hook, in the kernel's priority order. */
+export const HOOK_ROWS: Readonly<Record<Hook, readonly RowName[]>> = {
+  PREROUTING: ['raw', 'conntrack', 'mangle', 'nat'],
+  INPUT: ['mangle', 'filter', 'security', 'nat', 'confirm'],
   FORWARD: ['mangle', 'filter', 'security'],
-  OUTPUT: ['raw', 'mangle', 'nat', 'filter', 'security'],
-  POSTROUTING: ['mangle', 'nat'],
+  OUTPUT: ['raw', 'conntrack', 'mangle', 'nat', 'reroute', 'filter', 'security'],
+  POSTROUTING: ['mangle', 'nat', 'confirm'],
 };
 
-export const HOOK_BOXES: Readonly<Record<Hook, Rect>> = {
-  PREROUTING: { x: 24, y: 60, w: 84, h: 80 },
-  FORWARD: { x: 168, y: 60, w: 84, h: 80 },
-  POSTROUTING: { x: 272, y: 60, w: 84, h: 80 },
-  INPUT: { x: 94, y: 165, w: 84, h: 80 },
-  OUTPUT: { x: 272, y: 165, w: 84, h: 80 },
+export const isTable = (r: RowName): r is TableName =>
+  r !== 'conntrack' && r !== 'confirm' && r !== 'reroute';
+
+export const NODE_W = 782;
+export const NODE_H = 352;
+export const SIMPLE_W = 200;
+export const SIMPLE_H = 92;
+/** Height of one row inside a hook box, and of the box's title. */
+export const STRIP_H = 18;
+export const HOOK_TITLE_H = 24;
+const HOOK_PAD = 6;
+export const HOOK_W = 148;
+
+/** Height of a hook box with `rows` rows. */
+export const hookHeight = (rows: number): number => HOOK_TITLE_H + rows * STRIP_H + HOOK_PAD;
+
+const ROW_A = 46;
+const ROW_B = 178;
+
+/** Top-left corner of each hook box (heights follow the rows a host has). */
+export const HOOK_AT: Readonly<Record<Hook, Point>> = {
+  PREROUTING: { x: 14, y: ROW_A },
+  FORWARD: { x: 341, y: ROW_A },
+  POSTROUTING: { x: 620, y: ROW_A },
+  INPUT: { x: 122, y: ROW_B },
+  OUTPUT: { x: 620, y: ROW_B },
 };
 
-export const ROUTE_IN: Point = { x: 136, y: 100 };
-export const ROUTE_OUT: Point = { x: 232, y: 205 };
-export const DIAMOND = 13;
-export const LOCAL_STRIP: Rect = { x: 24, y: 262, w: 332, h: 26 };
-export const NIC_BAR_H = 18;
+/** The line the request travels along in the top row (the middle of PREROUTING's rows). */
+const MAIN_Y = ROW_A + HOOK_TITLE_H + 2 * STRIP_H;
+export const ROUTE_IN: Point = { x: 196, y: MAIN_Y };
+export const ROUTE_OUT: Point = { x: 591, y: 284 };
+export const DIAMOND = 14;
+export const LOCAL_STRIP: Rect = { x: 14, y: 314, w: 548, h: 30 };
+/** The node's conntrack table: the entry the packet carries, drawn between INPUT and OUTPUT. */
+export const CT_BOX: Rect = { x: 284, y: ROW_B, w: 278, h: 124 };
+export const NIC_BAR_H = 20;
 
 export const center = (r: Rect): Point => ({ x: r.x + r.w / 2, y: r.y + r.h / 2 });
 export const add = (a: Point, b: Point): Point => ({ x: a.x + b.x, y: a.y + b.y });
 
-/** The pipeline's arrows, each as a polyline, keyed `from>to` by slot id. */
-const P = HOOK_BOXES;
-export const PIPELINE_EDGES: ReadonlyArray<{
+/** A hook box in node coordinates, for the rows it has. */
+export function hookRect(hook: Hook, rows: number): Rect {
+  const at = HOOK_AT[hook];
+  return { x: at.x, y: at.y, w: HOOK_W, h: hookHeight(rows) };
+}
+
+export interface Edge {
   readonly from: string;
   readonly to: string;
   readonly points: readonly Point[];
-}> = [
-  {
-    from: 'PREROUTING',
-    to: 'route-in',
-    points: [
-      { x: P.PREROUTING.x + P.PREROUTING.w, y: ROUTE_IN.y },
-      { x: ROUTE_IN.x - DIAMOND, y: ROUTE_IN.y },
-    ],
-  },
-  {
-    from: 'route-in',
-    to: 'FORWARD',
-    points: [
-      { x: ROUTE_IN.x + DIAMOND, y: ROUTE_IN.y },
-      { x: P.FORWARD.x, y: ROUTE_IN.y },
-    ],
-  },
-  {
-    from: 'FORWARD',
-    to: 'POSTROUTING',
-    points: [
-      { x: P.FORWARD.x + P.FORWARD.w, y: ROUTE_IN.y },
-      { x: P.POSTROUTING.x, y: ROUTE_IN.y },
-    ],
-  },
-  {
-    from: 'route-in',
-    to: 'INPUT',
-    points: [
-      { x: ROUTE_IN.x, y: ROUTE_IN.y + DIAMOND },
-      { x: ROUTE_IN.x, y: P.INPUT.y },
-    ],
-  },
-  {
-    from: 'INPUT',
-    to: 'local',
-    points: [
-      { x: ROUTE_IN.x, y: P.INPUT.y + P.INPUT.h },
-      { x: ROUTE_IN.x, y: LOCAL_STRIP.y },
-    ],
-  },
-  {
-    from: 'local',
-    to: 'route-out',
-    points: [
-      { x: ROUTE_OUT.x, y: LOCAL_STRIP.y },
-      { x: ROUTE_OUT.x, y: ROUTE_OUT.y + DIAMOND },
-    ],
-  },
-  {
-    from: 'route-out',
-    to: 'OUTPUT',
-    points: [
-      { x: ROUTE_OUT.x + DIAMOND, y: ROUTE_OUT.y },
-      { x: P.OUTPUT.x, y: ROUTE_OUT.y },
-    ],
-  },
-  {
-    from: 'OUTPUT',
-    to: 'POSTROUTING',
-    points: [
-      { x: P.OUTPUT.x + P.OUTPUT.w / 2, y: P.OUTPUT.y },
-      { x: P.POSTROUTING.x + P.POSTROUTING.w / 2, y: P.POSTROUTING.y + P.POSTROUTING.h },
-    ],
-  },
-];
+}
 
-/** Where the token stands in a hook box: on the table's strip, or the box centre. */
-export function hookPoint(
-  hook: Hook,
-  table: TableName | null,
-  tables: readonly TableName[],
-): Point {
-  const r = HOOK_BOXES[hook];
-  const i = table ? tables.indexOf(table) : -1;
+const P = HOOK_AT;
+const right = (h: Hook) => P[h].x + HOOK_W;
+const mid = (h: Hook) => P[h].x + HOOK_W / 2;
+
+/** The pipeline's arrows, each as a polyline, keyed `from>to` by slot id; `rows` counts each hook's rows. */
+export function pipelineEdges(rows: (hook: Hook) => number): Edge[] {
+  return [
+    {
+      from: 'PREROUTING',
+      to: 'route-in',
+      points: [
+        { x: right('PREROUTING'), y: MAIN_Y },
+        { x: ROUTE_IN.x - DIAMOND, y: MAIN_Y },
+      ],
+    },
+    {
+      from: 'route-in',
+      to: 'FORWARD',
+      points: [
+        { x: ROUTE_IN.x + DIAMOND, y: MAIN_Y },
+        { x: P.FORWARD.x, y: MAIN_Y },
+      ],
+    },
+    {
+      from: 'FORWARD',
+      to: 'POSTROUTING',
+      points: [
+        { x: right('FORWARD'), y: MAIN_Y },
+        { x: P.POSTROUTING.x, y: MAIN_Y },
+      ],
+    },
+    {
+      from: 'route-in',
+      to: 'INPUT',
+      points: [
+        { x: ROUTE_IN.x, y: MAIN_Y + DIAMOND },
+        { x: ROUTE_IN.x, y: P.INPUT.y },
+      ],
+    },
+    {
+      from: 'INPUT',
+      to: 'local',
+      points: [
+        { x: ROUTE_IN.x, y: P.INPUT.y + hookHeight(rows('INPUT')) },
+        { x: ROUTE_IN.x, y: LOCAL_STRIP.y },
+      ],
+    },
+    {
+      from: 'local',
+      to: 'route-out',
+      points: [
+        { x: LOCAL_STRIP.x + LOCAL_STRIP.w, y: LOCAL_STRIP.y + LOCAL_STRIP.h / 2 },
+        { x: ROUTE_OUT.x, y: LOCAL_STRIP.y + LOCAL_STRIP.h / 2 },
+        { x: ROUTE_OUT.x, y: ROUTE_OUT.y + DIAMOND },
+      ],
+    },
+    {
+      from: 'route-out',
+      to: 'OUTPUT',
+      points: [
+        { x: ROUTE_OUT.x + DIAMOND, y: ROUTE_OUT.y },
+        { x: P.OUTPUT.x, y: ROUTE_OUT.y },
+      ],
+    },
+    {
+      from: 'OUTPUT',
+      to: 'POSTROUTING',
+      points: [
+        { x: mid('OUTPUT'), y: P.OUTPUT.y },
+        { x: mid('POSTROUTING'), y: P.POSTROUTING.y + hookHeight(rows('POSTROUTING')) },
+      ],
+    },
+  ];
+}
+
+/** Where the token stands in a hook box: on the row (right of its label), or the box centre. */
+export function hookPoint(hook: Hook, row: RowName | null, rows: readonly RowName[]): Point {
+  const r = hookRect(hook, rows.length);
+  const i = row ? rows.indexOf(row) : -1;
   if (i < 0) return center(r);
-  return { x: r.x + r.w / 2, y: r.y + HOOK_TITLE_H + i * STRIP_H + STRIP_H / 2 };
+  return { x: r.x + r.w * 0.62, y: r.y + HOOK_TITLE_H + i * STRIP_H + STRIP_H / 2 };
 }
 
 /** The point at fraction `t` (0..1) of a polyline's length: the token's position mid-move. */
@@ -165,17 +206,32 @@ export function pointAlong(points: readonly Point[], t: number): Point {
   return points[points.length - 1] as Point;
 }
 
-function overlap(a: Rect, b: Rect): number {
+/** Area shared by two rectangles (0 when they do not overlap). */
+export function overlap(a: Rect, b: Rect): number {
   const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
   const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
   return w > 0 && h > 0 ? w * h : 0;
 }
 
+/** Area of `r` outside `bounds`. */
+function outside(r: Rect, bounds: Rect): number {
+  return r.w * r.h - overlap(r, bounds);
+}
+
 /**
- * Where to put the token's label around the token so it hides as little of the drawing as
- * possible: the first of four corners with the least overlap with the given boxes.
+ * Where to put the token's label (its top-left corner relative to the token): never on the
+ * `keepClear` box (the active hook), inside `bounds` (the visible part of the drawing) when it
+ * fits, and hiding as little of the other boxes as possible. Candidates sit around the token
+ * and around the kept-clear box, nearest first.
  */
-export function labelOffset(at: Point, w: number, h: number, obstacles: readonly Rect[]): Point {
+export function labelOffset(
+  at: Point,
+  w: number,
+  h: number,
+  obstacles: readonly Rect[],
+  keepClear: Rect | null = null,
+  bounds: Rect | null = null,
+): Point {
   const gap = 12;
   const candidates: Point[] = [
     { x: gap, y: -h - gap },
@@ -183,15 +239,32 @@ export function labelOffset(at: Point, w: number, h: number, obstacles: readonly
     { x: gap, y: gap },
     { x: -w - gap, y: gap },
   ];
+  if (keepClear) {
+    const k = keepClear;
+    const ys = [at.y - h / 2, k.y, k.y + k.h - h];
+    for (const y of ys) {
+      candidates.push({ x: k.x + k.w + gap - at.x, y: y - at.y });
+      candidates.push({ x: k.x - w - gap - at.x, y: y - at.y });
+    }
+    for (const x of [at.x - w / 2, k.x, k.x + k.w - w]) {
+      candidates.push({ x: x - at.x, y: k.y - h - gap - at.y });
+      candidates.push({ x: x - at.x, y: k.y + k.h + gap - at.y });
+    }
+  }
   let best = candidates[0] as Point;
   let bestScore = Infinity;
-  for (const c of candidates) {
+  candidates.forEach((c, i) => {
     const r = { x: at.x + c.x, y: at.y + c.y, w, h };
-    const score = obstacles.reduce((sum, o) => sum + overlap(r, o), 0);
-    if (score < bestScore - 1) {
+    const covered = obstacles.reduce((sum, o) => sum + overlap(r, o), 0);
+    const clear = keepClear ? overlap(r, keepClear) : 0;
+    const out = bounds ? outside(r, bounds) : 0;
+    // Hard rules first (the active hook, then the panel's edges), then what it hides, then
+    // distance (the order of the candidates).
+    const score = clear * 1e9 + out * 1e5 + covered + i;
+    if (score < bestScore) {
       best = c;
       bestScore = score;
     }
-  }
+  });
   return best;
 }

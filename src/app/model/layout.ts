@@ -3,8 +3,17 @@
  * without a DOM, and the D3 layer only turns it into SVG.
  */
 import type { ClusterView, HostKind, RunView } from '../../cluster/types.ts';
-import type { Hook, TableName } from '../../engine/rules/types.ts';
-import { NODE_H, NODE_W, SIMPLE_H, SIMPLE_W, type Point, type Rect } from './geometry.ts';
+import type { Hook } from '../../engine/rules/types.ts';
+import {
+  NODE_H,
+  NODE_W,
+  SIMPLE_H,
+  SIMPLE_W,
+  type Edge,
+  type Point,
+  type Rect,
+  type RowName,
+} from './geometry.ts';
 import { isVeth, layoutWires, nodeBox, simpleBox, tablesIn } from './boxes.ts';
 
 export { tablesIn };
@@ -24,7 +33,8 @@ export interface IfaceBox {
 export interface HookView {
   readonly hook: Hook;
   readonly box: Rect;
-  readonly tables: readonly { readonly table: TableName; readonly present: boolean }[];
+  /** Tables and kernel steps, in priority order; `present` when the host's ruleset has it. */
+  readonly rows: readonly { readonly row: RowName; readonly present: boolean }[];
 }
 
 export interface ProcessBox {
@@ -51,6 +61,10 @@ export interface HostBox {
   readonly pipeline: boolean;
   readonly onPath: boolean;
   readonly hooks: readonly HookView[];
+  /** The pipeline's arrows (absolute), nodes only. */
+  readonly edges: readonly Edge[];
+  /** Where the node's conntrack entry is drawn (absolute), nodes only. */
+  readonly ct: Rect | null;
   readonly ifaces: readonly IfaceBox[];
   readonly processes: readonly ProcessBox[];
 }
@@ -78,7 +92,7 @@ const MARGIN = 24;
 const COL_GAP = 48;
 const TOP = 84;
 const POD_GAP = 56;
-const POD_SPACING = SIMPLE_W + 20;
+const POD_SPACING = SIMPLE_W + 24;
 const ROW_GAP = 24;
 
 export interface LayoutInput {
@@ -143,11 +157,11 @@ export function layoutDiagram({ cluster, runs, rules }: LayoutInput): DiagramLay
     const hidden = byKind('pod').filter((p) => p.node === node.name).length - pods.length;
     const nodeW = pipeline ? NODE_W : SIMPLE_W;
     const nodeH = pipeline ? NODE_H : SIMPLE_H;
-    const colW = Math.max(nodeW, pods.length * POD_SPACING - 20);
+    const colW = Math.max(nodeW, pods.length * POD_SPACING - 24);
     const nx = x + (colW - nodeW) / 2;
     const podY = TOP + nodeH + POD_GAP;
     const podXs = pods.map(
-      (_, i) => x + (colW - (pods.length * POD_SPACING - 20)) / 2 + i * POD_SPACING,
+      (_, i) => x + (colW - (pods.length * POD_SPACING - 24)) / 2 + i * POD_SPACING,
     );
     const box = pipeline
       ? nodeBox(

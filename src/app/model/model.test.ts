@@ -15,7 +15,7 @@ describe('timeline', () => {
   it('places every event of the DNAT path at a pipeline slot, with the rewrite', () => {
     const steps = buildTimeline(run0(podResult()));
     const dnat = steps.find((s) => s.event.type === 'rule' && s.event.target === 'DNAT');
-    expect(dnat?.slot).toEqual({ kind: 'hook', hook: 'PREROUTING', table: 'nat' });
+    expect(dnat?.slot).toEqual({ kind: 'hook', hook: 'PREROUTING', row: 'nat' });
     expect(dnat?.changed).toEqual(['dst', 'dport']);
     const route = steps[(dnat?.index ?? 0) + 1];
     expect(route?.slot).toEqual({ kind: 'route-in' });
@@ -60,6 +60,35 @@ describe('layout and motion', () => {
     );
     expect(layout.wires.find((w) => w.segment === 'lan')?.kind).toBe('bus');
     expect(layout.wires.find((w) => w.segment === 'veth-nettest')?.kind).toBe('p2p');
+  });
+
+  it('draws a row per table and kernel step, the security table only where the ruleset has one', () => {
+    const rows = (l: typeof layout, hook: string) =>
+      l.hosts
+        .find((h) => h.name === 'cp-1')
+        ?.hooks.find((k) => k.hook === hook)
+        ?.rows.map((x) => x.row);
+    expect(rows(layout, 'PREROUTING')).toEqual(['raw', 'conntrack', 'mangle', 'nat']);
+    expect(rows(layout, 'INPUT')).toEqual(['mangle', 'filter', 'nat', 'confirm']);
+    expect(rows(layout, 'OUTPUT')).toEqual([
+      'raw',
+      'conntrack',
+      'mangle',
+      'nat',
+      'reroute',
+      'filter',
+    ]);
+    expect(rows(layout, 'POSTROUTING')).toEqual(['mangle', 'nat', 'confirm']);
+    const withSecurity = layoutDiagram({
+      cluster: r.cluster!,
+      runs: r.runs,
+      rules: {
+        ...r.rules,
+        'cp-1': `${r.rules['cp-1'] ?? ''}*security\n:INPUT ACCEPT [0:0]\nCOMMIT\n`,
+      },
+    });
+    expect(rows(withSecurity, 'INPUT')).toEqual(['mangle', 'filter', 'security', 'nat', 'confirm']);
+    expect(rows(withSecurity, 'FORWARD')).toEqual(['mangle', 'filter', 'security']);
   });
 
   it('no two hosts overlap', () => {
@@ -119,7 +148,7 @@ describe('layout and motion', () => {
       for (const p of s.path) expect(Number.isFinite(p.x) && Number.isFinite(p.y)).toBe(true);
     const marks = stripMarks(steps, steps.length - 1);
     expect(
-      marks.find((m) => m.host === 'cp-1' && m.hook === 'PREROUTING' && m.table === 'nat')?.badge,
+      marks.find((m) => m.host === 'cp-1' && m.hook === 'PREROUTING' && m.row === 'nat')?.badge,
     ).toBe('DNAT');
   });
 });

@@ -3,7 +3,6 @@
  * through the pipeline's arrows inside a node, along the wire between hosts.
  */
 import {
-  HOOK_BOXES,
   LOCAL_STRIP,
   ROUTE_IN,
   ROUTE_OUT,
@@ -87,20 +86,22 @@ export function slotPoint(layout: DiagramLayout, host: string, slot: Slot): Poin
   }
   if (slot.kind === 'local' && slot.process) {
     const p = h.processes.find((q) => q.name === slot.process);
-    if (p) return p.at;
+    // The chip's left end: its name, centred, stays readable under the token.
+    if (p) return h.pipeline ? { x: p.at.x - p.w / 2 + 11, y: p.at.y } : p.at;
   }
   if (!h.pipeline) return boxCentre(h);
   switch (slot.kind) {
     case 'hook': {
-      const tables = h.hooks.find((k) => k.hook === slot.hook)?.tables.map((t) => t.table) ?? [];
-      return add(origin(h), hookPoint(slot.hook, slot.table, tables));
+      const rows = h.hooks.find((k) => k.hook === slot.hook)?.rows.map((t) => t.row) ?? [];
+      return add(origin(h), hookPoint(slot.hook, slot.row, rows));
     }
     case 'route-in':
       return add(origin(h), ROUTE_IN);
     case 'route-out':
       return add(origin(h), ROUTE_OUT);
     case 'local':
-      return add(origin(h), { x: ROUTE_IN.x, y: LOCAL_STRIP.y + LOCAL_STRIP.h / 2 });
+      // No socket: between the strip's caption and the chips, so no process looks reached.
+      return add(origin(h), { x: LOCAL_STRIP.x + 104, y: LOCAL_STRIP.y + LOCAL_STRIP.h / 2 });
   }
 }
 
@@ -115,8 +116,10 @@ function waypoint(h: HostBox, id: SlotId): Point {
     case 'in':
     case 'out':
       return boxCentre(h);
-    default:
-      return add(origin(h), center(HOOK_BOXES[id]));
+    default: {
+      const box = h.hooks.find((k) => k.hook === id)?.box;
+      return box ? center(box) : boxCentre(h);
+    }
   }
 }
 
@@ -129,8 +132,16 @@ export function motionPath(layout: DiagramLayout, prev: Step | null, cur: Step):
   const h = hostBox(layout, cur.host);
   if (!h || !h.pipeline) return [start, end];
   const walk = pipelineWalk(slotId(prev.slot), slotId(cur.slot));
-  if (!walk || walk.length <= 2) return gutter(h, prev.slot, cur.slot, start, end);
-  const mids = walk.slice(1, -1).map((id) => waypoint(h, id));
+  if (!walk || walk.length < 2) return gutter(h, prev.slot, cur.slot, start, end);
+  // Along the arrows the node draws; a waypoint where there is no arrow (in, out).
+  const mids: Point[] = [];
+  walk.forEach((id, i) => {
+    const next = walk[i + 1];
+    if (!next) return;
+    const edge = h.edges.find((e) => e.from === id && e.to === next);
+    if (edge) mids.push(...edge.points);
+    else if (i + 1 < walk.length - 1) mids.push(waypoint(h, next));
+  });
   return gutter(h, prev.slot, cur.slot, start, end, mids);
 }
 

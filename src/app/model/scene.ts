@@ -4,11 +4,10 @@
  * branch percentages, and how the packet ended.
  */
 import type { LabResult } from '../../cluster/types.ts';
-import type { TableName } from '../../engine/rules/types.ts';
 import type { Packet } from '../../engine/packet.ts';
 import { layoutDiagram, type DiagramLayout } from './layout.ts';
 import { motionPath } from './motion.ts';
-import type { Point } from './geometry.ts';
+import type { Point, RowName } from './geometry.ts';
 import type { Field } from './packet.ts';
 import type { Step } from './timeline.ts';
 
@@ -21,8 +20,8 @@ export interface TrailSegment {
 export interface StripMark {
   readonly host: string;
   readonly hook: string;
-  readonly table: TableName;
-  /** The rule's target as kube-proxy users know it: DNAT, MASQUERADE, DROP, MARK... */
+  readonly row: RowName;
+  /** The rule's target as kube-proxy users know it (DNAT, MASQ, DROP, MARK...), or the conntrack entry. */
   readonly badge: string | null;
   readonly current: boolean;
 }
@@ -36,7 +35,7 @@ export interface SceneStep {
   readonly changed: readonly Field[];
   readonly direction: 'request' | 'reply';
   readonly hook: string | null;
-  readonly table: TableName | null;
+  readonly row: RowName | null;
   readonly process: string | null;
   readonly end: 'drop' | 'reject' | null;
 }
@@ -73,7 +72,7 @@ export function buildScene(result: LabResult, steps: readonly Step[]): Scene | n
       changed: s.changed,
       direction: s.direction,
       hook: s.slot.kind === 'hook' ? s.slot.hook : null,
-      table: s.slot.kind === 'hook' ? s.slot.table : null,
+      row: s.slot.kind === 'hook' ? s.slot.row : null,
       process: s.slot.kind === 'local' ? s.slot.process : null,
       end: s.end,
     });
@@ -89,40 +88,65 @@ function endHost(o: LabResult['runs'][number]['outcome']): string {
   return 'host' in o && o.host ? o.host : '';
 }
 
-/** Badges on table strips for every rule that acted up to `step` (the current one flagged). */
+/** Badges on rows for every rule or kernel step that acted up to `step` (the current one flagged). */
 export function stripMarks(steps: readonly Step[], step: number): StripMark[] {
-  const marks = new Map<string, StripMark>();
+  const marks = new Map<string, StripMark & { rule: string | null }>();
   for (const s of steps.slice(0, step + 1)) {
+    if (s.slot.kind !== 'hook' || !s.slot.row) continue;
+    const badge = badgeOfStep(s);
     const e = s.event;
-    if (e.type !== 'rule' && e.type !== 'policy') continue;
-    const key = `${e.host}/${e.hook}/${e.table}`;
-    const badge =
-      e.type === 'policy' ? (e.verdict === 'DROP' ? 'DROP' : null) : badgeOf(e.target, e.verdict);
+    const ruleLike = e.type === 'rule' || e.type === 'policy';
+    // Only steps that decided something mark a row (entering a table does not).
+    if (badge === undefined && !ruleLike) continue;
+    const key = `${s.host}/${s.slot.hook}/${s.slot.row}`;
     const prev = marks.get(key);
+    const rule = ruleLike ? (badge ?? prev?.rule ?? null) : (prev?.rule ?? null);
+    const current = s.index === step;
     marks.set(key, {
-      host: e.host,
-      hook: e.hook,
-      table: e.table,
-      badge: badge ?? prev?.badge ?? null,
-      current: s.index === step,
+      host: s.host,
+      hook: s.slot.hook,
+      row: s.slot.row,
+      // What a rule did stays on its row; what conntrack did shows while it is the current step.
+      badge: current ? (badge ?? rule) : (rule ?? badge ?? prev?.badge ?? null),
+      current,
+      rule,
     });
   }
-  return [...marks.values()];
+  return [...marks.values()].map(({ rule: _rule, ...m }) => m);
 }
 
-const BADGES = new Set([
-  'DNAT',
-  'SNAT',
-  'MASQUERADE',
-  'REDIRECT',
-  'DROP',
-  'REJECT',
-  'MARK',
-  'NOTRACK',
-]);
+const BADGES: Readonly<Record<string, string>> = {
+  DNAT: 'DNAT',
+  SNAT: 'SNAT',
+  MASQUERADE: 'MASQ',
+  REDIRECT: 'REDIR',
+  DROP: 'DROP',
+  REJECT: 'REJECT',
+  MARK: 'MARK',
+  NOTRACK: 'NOTRACK',
+};
 
-function badgeOf(target: string | null, verdict: string): string | null {
-  if (target && BADGES.has(target)) return target;
-  if (verdict === 'DROP') return 'DROP';
-  return null;
+/** The short badge a step leaves on its row; undefined when the step leaves none. */
+function badgeOfStep(s: Step): string | null | undefined {
+  const e = s.event;
+  switch (e.type) {
+    case 'rule':
+      if (e.target && BADGES[e.target]) return BADGES[e.target] ?? null;
+      return e.verdict === 'DROP' ? 'DROP' : null;
+    case 'policy':
+      return e.verdict === 'DROP' ? 'DROP' : null;
+    case 'conntrack':
+      if (e.connId === null) return e.state === 'UNTRACKED' ? 'NOTRACK' : e.state;
+      if (e.action === 'confirm') return `#${e.connId} ✓`;
+      if (e.action === 'nat') return `#${e.connId} ⇄`;
+      return `#${e.connId} ${e.dir === 'reply' ? '←' : '→'}`;
+    case 'route':
+      return e.decision === 'reroute'
+        ? `↻ ${e.dev ?? ''}`.trim()
+        : e.decision === 'drop'
+          ? 'DROP'
+          : undefined;
+    default:
+      return undefined;
+  }
 }

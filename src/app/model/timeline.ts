@@ -4,15 +4,16 @@
  */
 import type { TraceEvent } from '../../engine/trace.ts';
 import type { Packet } from '../../engine/packet.ts';
-import type { Hook, TableName } from '../../engine/rules/types.ts';
+import type { Hook } from '../../engine/rules/types.ts';
 import type { RunView } from '../../cluster/types.ts';
 import { changedFields, type Field } from './packet.ts';
+import type { RowName } from './geometry.ts';
 
 /** Places in a host's pipeline, drawn the way engineers draw the netfilter hooks. */
 export type Slot =
   | { readonly kind: 'in'; readonly iface: string }
   | { readonly kind: 'out'; readonly iface: string }
-  | { readonly kind: 'hook'; readonly hook: Hook; readonly table: TableName | null }
+  | { readonly kind: 'hook'; readonly hook: Hook; readonly row: RowName | null }
   | { readonly kind: 'route-in' }
   | { readonly kind: 'route-out' }
   | { readonly kind: 'local'; readonly process: string | null };
@@ -56,26 +57,30 @@ function slotFor(e: TraceEvent, prev: Slot | undefined): Slot {
     case 'wire':
       return { kind: 'out', iface: e.fromIf };
     case 'hook':
-      return { kind: 'hook', hook: e.hook, table: e.table };
     case 'rule':
     case 'miss':
     case 'return':
     case 'policy':
-      return { kind: 'hook', hook: e.hook, table: e.table };
+      return { kind: 'hook', hook: e.hook, row: e.table };
     case 'nat-skip':
-      return { kind: 'hook', hook: e.hook, table: 'nat' };
+      return { kind: 'hook', hook: e.hook, row: 'nat' };
     case 'route':
       if (e.decision === 'local' || e.decision === 'forward') return { kind: 'route-in' };
-      if (e.decision === 'output' || e.decision === 'reroute') return { kind: 'route-out' };
+      if (e.decision === 'output') return { kind: 'route-out' };
+      // Routing again inside OUTPUT (after mangle/nat changed the packet), or failing there.
+      if (e.decision === 'reroute' || (prev?.kind === 'hook' && prev.hook === 'OUTPUT'))
+        return { kind: 'hook', hook: 'OUTPUT', row: 'reroute' };
       return zone(prev) === 'in' ? { kind: 'route-in' } : { kind: 'route-out' };
     case 'socket':
       return { kind: 'local', process: e.process };
     case 'conntrack':
-      // conntrack runs at the first hook of each direction and confirms at the last one.
-      if (!prev) return { kind: 'hook', hook: 'PREROUTING', table: null };
-      if (prev.kind === 'in') return { kind: 'hook', hook: 'PREROUTING', table: null };
-      if (prev.kind === 'local') return { kind: 'hook', hook: 'OUTPUT', table: null };
-      return prev;
+      // The engine says at which hook: the lookup after raw, the confirm after the last table,
+      // a recorded NAT binding where the nat table sits.
+      return {
+        kind: 'hook',
+        hook: e.hook,
+        row: e.action === 'confirm' ? 'confirm' : e.action === 'nat' ? 'nat' : 'conntrack',
+      };
     default:
       return prev ?? { kind: 'local', process: null };
   }
@@ -161,4 +166,17 @@ export function hostPasses(steps: readonly Step[]): HostPass[] {
   }
   if (cur) out.push(cur);
   return out;
+}
+
+/**
+ * The steps the user walks through, as indices: everything but the rules that did not match, or
+ * (`everyRule`) every rule walked past too. A hidden step the user stands on (a share link, the
+ * trace) is kept, so the counter always has a place for it.
+ */
+export function visibleSteps(
+  steps: readonly Step[],
+  everyRule: boolean,
+  current: number,
+): number[] {
+  return steps.flatMap((s) => (everyRule || !s.miss || s.index === current ? [s.index] : []));
 }

@@ -89,11 +89,30 @@ export function verdictOf(run: RunView, cluster: ClusterView | null): Sentence {
 }
 
 /** Short label of a run for the outcome chips: "answered by nettest-a". */
-export function outcomeLabel(run: RunView): Sentence {
+export function outcomeLabel(run: RunView, cluster: ClusterView | null = null): Sentence {
   const o = run.outcome;
-  return { key: `outcome.${o.kind}`, params: 'host' in o && o.host ? { host: o.host } : {} };
+  return {
+    key: `outcome.${o.kind}`,
+    params: 'host' in o && o.host ? { host: shortHost(o.host, cluster) } : {},
+  };
+}
+
+/**
+ * A pod's generated name cut to its workload and its own suffix (`web…ksp26` for
+ * `web-5wpwzq2zt-ksp26`), so several outcome chips fit on the verdict's line.
+ */
+export function shortHost(name: string, cluster: ClusterView | null): string {
+  const h = cluster?.hosts.find((x) => x.name === name);
+  if (h?.kind !== 'pod' || !h.workload || !name.startsWith(`${h.workload}-`)) return name;
+  const tail = name.slice(name.lastIndexOf('-') + 1);
+  return tail && name !== `${h.workload}-${tail}` ? `${h.workload}…${tail}` : name;
 }
 
 export function percent(p: number): string {
   return String(Math.round(p * 1000) / 10);
+}
+
+/** The colour of an outcome: answered, refused (an answer, but no), or nothing came back. */
+export function toneOf(kind: RunView['outcome']['kind']): 'ok' | 'warn' | 'bad' {
+  return kind === 'answered' || kind === 'delivered' ? 'ok' : kind === 'refused' ? 'warn' : 'bad';
 }

@@ -1,0 +1,63 @@
+/**
+ * The diagram's camera: d3-zoom for the user's wheel, drag and pinch, and programmatic glides to
+ * the frames model/camera.ts computes. Any move the user makes suspends following; the panel's
+ * Follow control resumes it.
+ */
+import type { Selection } from 'd3-selection';
+import 'd3-transition';
+import { zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3-zoom';
+import type { Transform } from '../model/camera.ts';
+
+export type CameraMode = 'follow' | 'overview' | 'free';
+
+export interface Camera {
+  /** Moves to `t`, gliding for `ms` (0 jumps: reduced motion, first frame, resize). */
+  aim(t: Transform, ms: number): void;
+  current(): Transform;
+  /** The user zoomed with a button or a key: like a wheel, it stops following. */
+  zoomBy(k: number): void;
+  destroy(): void;
+}
+
+export function createCamera(
+  svg: Selection<SVGSVGElement, unknown, null, undefined>,
+  viewport: Selection<SVGGElement, unknown, null, undefined>,
+  size: () => { w: number; h: number },
+  onMove: (t: Transform, byUser: boolean) => void,
+): Camera {
+  let now: Transform = { k: 1, x: 0, y: 0 };
+  const zb: ZoomBehavior<SVGSVGElement, unknown> = zoom<SVGSVGElement, unknown>()
+    .scaleExtent([0.15, 4])
+    // Explicit extent: d3's default reads SVG length objects some DOMs (jsdom) do not have.
+    .extent(() => {
+      const s = size();
+      return [
+        [0, 0],
+        [s.w, s.h],
+      ];
+    })
+    .on('zoom', (e: D3ZoomEvent<SVGSVGElement, unknown>) => {
+      now = { k: e.transform.k, x: e.transform.x, y: e.transform.y };
+      viewport.attr('transform', e.transform.toString());
+      onMove(now, e.sourceEvent != null);
+    });
+  svg.call(zb).on('dblclick.zoom', null);
+  const toD3 = (t: Transform) => zoomIdentity.translate(t.x, t.y).scale(t.k);
+  return {
+    aim(t, ms) {
+      svg.interrupt('camera');
+      if (ms > 0) svg.transition('camera').duration(ms).call(zb.transform, toD3(t));
+      else svg.call(zb.transform, toD3(t));
+    },
+    current: () => now,
+    zoomBy(k) {
+      svg.interrupt('camera');
+      svg.transition('camera').duration(200).call(zb.scaleBy, k);
+      onMove(now, true);
+    },
+    destroy() {
+      svg.interrupt('camera');
+      svg.on('.zoom', null);
+    },
+  };
+}
