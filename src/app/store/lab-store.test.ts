@@ -130,7 +130,7 @@ describe('lab controller', () => {
     const s = createLabStore();
     const client = fakeClient();
     const storage = new MemoryStorage();
-    const c = createLabController(s, client, { debounceMs: 5, storage });
+    const c = createLabController(s, client, { debounceMs: 5, saveMs: 1, storage });
     s.actions.loadScenario(entry);
     await tick(1);
     expect(client.inputs).toHaveLength(1);
@@ -144,6 +144,7 @@ describe('lab controller', () => {
     });
     expect(loadEdit(storage, '000-vip22', null)).toBe('type: LoadBalancer');
     s.actions.resetManifests();
+    await tick(5);
     expect(loadEdit(storage, '000-vip22', null)).toBeNull();
     c.dispose();
   });
