@@ -59,6 +59,9 @@ export const UI_EN = {
   'status.crash':
     'The simulation stopped unexpectedly ({message}). It was restarted; edit to try again.',
   'status.exception': 'The simulation failed: {message}',
+  'path.more': '… {count} more: type in the filter to find them',
+  'path.filter': 'Filter {count} senders and destinations…',
+  'path.filterLabel': 'Filter the senders and destinations',
   'path.from': 'From',
   'path.to': 'To',
   'path.custom': 'Type ip:port…',
@@ -137,6 +140,8 @@ export const UI_EN = {
   'trace.type.drop': 'drop',
   'explain.title': 'What happens here',
   'explain.why': 'Why it matters',
+  'rules.moreChains': '{count} more chains the packet did not enter are not listed.',
+  'rules.gap': '… {count} more rules, not near a rule the packet matched …',
   'rules.title': 'Rules',
   'rules.node': 'Node',
   'rules.none': '{host} has no iptables rules: every chain is empty with policy ACCEPT.',
