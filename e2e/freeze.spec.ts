@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { LabPage, expect, test } from './fixtures/lab.fixture.ts';
-import { bigManifests } from './fixtures/big-manifests.ts';
+import { bigManifests } from '../src/bench/big-manifests.ts';
 
 test.use({ viewport: { width: 1280, height: 720 }, locale: 'en-US' });
 test.setTimeout(180_000);
