@@ -8,11 +8,8 @@ import { createLabController, type ControllerOptions } from './controller.ts';
 import { encodeShare } from './share.ts';
 import { editKey, formatEdit, loadEdit, readAside, readEdit, type KeyValue } from './persist.ts';
 import { startingPoint, readFlags } from '../boot.ts';
-import { brokenResult, podResult, sshdResult } from '../testing/lab-fixtures.ts';
+import { MemoryStorage, fakeClient } from '../testing/fake-client.ts';
 import { readScenario } from '../scenario/entry.ts';
-import type { LabClient } from '../worker/client.ts';
-import type { RunInput, RunOutcome } from '../worker/protocol.ts';
-import type { LabResult } from '../../cluster/types.ts';
 
 const SCENARIO = `title: { en: VIP 22, zh: VIP 22 }
 description: { en: d, zh: d }
@@ -25,60 +22,6 @@ const entry = readScenario('000-vip22', SCENARIO);
 const ORIGINAL = entry.manifests;
 const MINE = `${ORIGINAL}# my LoadBalancer edit\n`;
 
-function pathError(): LabResult {
-  return {
-    ...sshdResult(),
-    ok: false,
-    diagnostics: [
-      {
-        severity: 'error',
-        source: 'scenario',
-        line: 0,
-        column: 0,
-        endLine: 0,
-        endColumn: 0,
-        path: 'path',
-        message: 'no sender named client/gone',
-      },
-    ],
-  };
-}
-
-function fakeClient(): LabClient & { inputs: RunInput[] } {
-  const inputs: RunInput[] = [];
-  return {
-    inputs,
-    starts: 1,
-    mode: 'worker',
-    dispose() {},
-    prefetch() {},
-    async run(input): Promise<RunOutcome> {
-      inputs.push(input);
-      const m = input.manifests ?? '';
-      const result = m.includes('broken')
-        ? brokenResult(2, 'bad')
-        : input.path?.from === 'client/gone'
-          ? pathError()
-          : m.includes('LoadBalancer')
-            ? podResult()
-            : sshdResult();
-      return { kind: 'result', result, ms: 1 };
-    },
-  };
-}
-
-class MemoryStorage implements KeyValue {
-  map = new Map<string, string>();
-  full = false;
-  getItem = (k: string) => this.map.get(k) ?? null;
-  setItem = (k: string, v: string) => {
-    if (this.full) throw new DOMException('full', 'QuotaExceededError');
-    this.map.set(k, v);
-  };
-  removeItem = (k: string) => void this.map.delete(k);
-}
-
-/** A window stand-in: `storage` events are dispatched by the test, as another tab would cause. */
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 
 function open(storage: KeyValue | null, hash = '', opts: Partial<ControllerOptions> = {}) {
@@ -111,7 +54,7 @@ describe('a share link for a scenario the user has edited', () => {
     const kv = new MemoryStorage();
     kv.setItem(editKey('000-vip22', null), MINE);
     const lab = open(kv, linkOf(ORIGINAL));
-    await tick(40);
+    await tick(150);
     expect(lab.store.getState().doc.manifests).toBe(ORIGINAL);
     expect(lab.store.getState().conflict).toEqual({ kind: 'link', mine: MINE });
     expect(loadEdit(kv, '000-vip22', null)).toBe(MINE);
@@ -124,7 +67,7 @@ describe('a share link for a scenario the user has edited', () => {
     kv.setItem(editKey('000-vip22', null), MINE);
     const lab = open(kv, linkOf(`${ORIGINAL}# the link's LoadBalancer\n`));
     lab.c.edits.openMine();
-    await tick(40);
+    await tick(150);
     expect(lab.store.getState().doc.manifests).toBe(MINE);
     expect(lab.store.getState().conflict).toBeNull();
     expect(loadEdit(kv, '000-vip22', null)).toBe(MINE);
@@ -148,13 +91,13 @@ describe('a share link for a scenario the user has edited', () => {
     kv.setItem(editKey('000-vip22', null), MINE);
     const lab = open(kv, linkOf(ORIGINAL));
     lab.store.actions.setManifests(`${ORIGINAL}# typed over the link\n`);
-    await tick(40);
+    await tick(150);
     expect(loadEdit(kv, '000-vip22', null)).toBe(`${ORIGINAL}# typed over the link\n`);
     expect(readAside(kv, '000-vip22', null)).toMatchObject([{ text: MINE, why: 'link' }]);
     expect(lab.store.getState().aside).toHaveLength(1);
     // Opening the version kept aside swaps: nothing is lost either way.
     lab.c.edits.openAside(0);
-    await tick(40);
+    await tick(150);
     expect(lab.store.getState().doc.manifests).toBe(MINE);
     expect(readAside(kv, '000-vip22', null).map((e) => e.text)).toEqual([
       `${ORIGINAL}# typed over the link\n`,
@@ -176,11 +119,11 @@ describe('storage that does not save', () => {
     const lab = open(kv);
     kv.full = true;
     lab.store.actions.setManifests(MINE);
-    await tick(40);
+    lab.c.flush();
     expect(lab.store.getState().storageFailure).toBe('quota');
     kv.full = false;
     lab.store.actions.setManifests(`${MINE}# more\n`);
-    await tick(40);
+    lab.c.flush();
     expect(lab.store.getState().storageFailure).toBeNull();
     expect(loadEdit(kv, '000-vip22', null)).toBe(`${MINE}# more\n`);
   });
@@ -188,7 +131,7 @@ describe('storage that does not save', () => {
   it('says so when there is no storage at all (private mode, blocked iframe)', async () => {
     const lab = open(null);
     lab.store.actions.setManifests(MINE);
-    await tick(40);
+    lab.c.flush();
     expect(lab.store.getState().storageFailure).toBe('unavailable');
   });
 });
@@ -204,7 +147,7 @@ describe('two tabs on one scenario', () => {
     const kv = new MemoryStorage();
     const lab = open(kv);
     lab.store.actions.setManifests(MINE);
-    await tick(40);
+    await tick(150);
     const theirs = `${ORIGINAL}# other tab\n`;
     kv.setItem(editKey('000-vip22', null), formatEdit({ text: theirs, valid: false, good: null }));
     lab.events.dispatchEvent(
@@ -214,7 +157,7 @@ describe('two tabs on one scenario', () => {
     expect(lab.store.getState().conflict).toEqual({ kind: 'tab', theirs });
     // This tab keeps typing: the other tab's text is kept aside, not overwritten.
     lab.store.actions.setManifests(`${MINE}# still mine\n`);
-    await tick(40);
+    await tick(150);
     expect(loadEdit(kv, '000-vip22', null)).toBe(`${MINE}# still mine\n`);
     expect(readAside(kv, '000-vip22', null)).toMatchObject([{ text: theirs, why: 'tab' }]);
     expect(lab.store.getState().conflict).toBeNull();
@@ -224,12 +167,12 @@ describe('two tabs on one scenario', () => {
     const kv = new MemoryStorage();
     const lab = open(kv);
     lab.store.actions.setManifests(MINE);
-    await tick(40);
+    await tick(150);
     const theirs = `${ORIGINAL}# other tab\n`;
     kv.setItem(editKey('000-vip22', null), theirs);
     lab.events.dispatchEvent(storageEvent(editKey('000-vip22', null), theirs));
     lab.c.edits.loadTheirs();
-    await tick(40);
+    await tick(150);
     expect(lab.store.getState().doc.manifests).toBe(theirs);
     expect(readAside(kv, '000-vip22', null)).toMatchObject([{ text: MINE, why: 'swap' }]);
     expect(loadEdit(kv, '000-vip22', null)).toBe(theirs);
@@ -251,7 +194,7 @@ describe('a saved edit with errors (issue 7, point 5)', () => {
       }),
     );
     const lab = open(kv);
-    await tick(60);
+    await tick(250);
     const st = lab.store.getState();
     expect(lab.client.inputs.map((i) => i.manifests)).toEqual([good, bad]);
     expect(st.doc.manifests).toBe(bad);
@@ -266,10 +209,10 @@ describe('a saved edit with errors (issue 7, point 5)', () => {
     const lab = open(kv);
     const good = `${ORIGINAL}# LoadBalancer\n`;
     lab.store.actions.setManifests(good);
-    await tick(60);
+    await tick(250);
     expect(readEdit(kv, '000-vip22', null)).toEqual({ text: good, valid: true, good: null });
     lab.store.actions.setManifests(`${good}broken`);
-    await tick(60);
+    await tick(250);
     expect(readEdit(kv, '000-vip22', null)).toEqual({
       text: `${good}broken`,
       valid: false,
@@ -281,7 +224,7 @@ describe('a saved edit with errors (issue 7, point 5)', () => {
     const kv = new MemoryStorage();
     kv.setItem(editKey('000-vip22', null), `${ORIGINAL}broken`);
     const lab = open(kv);
-    await tick(60);
+    await tick(250);
     expect(lab.client.inputs[0]?.manifests).toBeUndefined();
     expect(lab.store.getState().result?.runs[0]?.outcome).toMatchObject({ kind: 'answered' });
     expect(lab.store.getState().stale).toBe(true);
@@ -300,7 +243,7 @@ describe('a path that cannot be used', () => {
       }),
     );
     const lab = open(kv);
-    await tick(60);
+    await tick(250);
     const st = lab.store.getState();
     expect(st.note).toMatchObject({ kind: 'path', message: 'no sender named client/gone' });
     expect(st.doc.path).toEqual(entry.defaultPath);

@@ -12,6 +12,7 @@ import {
   encodeShare,
   inflateCapped,
   readShare,
+  toBase64Url,
 } from './share.ts';
 import type { LabDoc } from './lab-store.ts';
 
@@ -24,13 +25,6 @@ const DOC: LabDoc = {
   step: 14,
 };
 
-function b64url(bytes: Uint8Array): string {
-  let bin = '';
-  for (let i = 0; i < bytes.length; i += 0x8000)
-    bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
 /** A link of any JSON (valid deflate), as a hand-made link would be. */
 function linkOf(json: unknown): string {
   const parts: Uint8Array[] = [];
@@ -39,7 +33,7 @@ function linkOf(json: unknown): string {
   const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) all.set(p, (at += p.length) - p.length);
-  return b64url(all);
+  return toBase64Url(all);
 }
 
 /** Every field of a decoded doc has the type and range the lab relies on. */
@@ -76,7 +70,7 @@ describe('share links', () => {
     const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
     let at = 0;
     for (const p of parts) bytes.set(p, (at += p.length) - p.length);
-    const link = b64url(bytes);
+    const link = toBase64Url(bytes);
     expect(link.length).toBeLessThan(MAX_LINK);
     expect(readShare(link)).toEqual({ ok: false, reason: 'too-big' });
     expect(inflateCapped(bytes, MAX_INFLATED)).toBe('too-big');
