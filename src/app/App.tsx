@@ -27,6 +27,7 @@ export function App(props: {
           scenarios={props.scenarios}
           editor={props.flags.editor}
           embed={props.flags.embed}
+          edits={props.lab.edits}
         />
       </PrefsProvider>
     </I18nextProvider>

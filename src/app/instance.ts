@@ -3,8 +3,9 @@
  * before the first render so the worker boots and simulates while React mounts.
  */
 import { createLabStore, type LabStore } from './store/lab-store.ts';
-import { createLabController } from './store/controller.ts';
+import { createLabController, type EditChoices } from './store/controller.ts';
 import { browserStorage } from './store/persist.ts';
+import { SHARE_PARAM } from './store/share.ts';
 import { createBrowserClient } from './worker/browser-client.ts';
 import type { LabClient } from './worker/client.ts';
 import { startingPoint, type UrlFlags } from './boot.ts';
@@ -12,7 +13,17 @@ import type { ScenarioEntry } from './scenario/entry.ts';
 
 export interface LabInstance {
   readonly store: LabStore;
+  readonly edits: EditChoices;
   dispose(): void;
+}
+
+/** Drops `#lab=…` from the address bar: a reload then opens the user's own state, not the link's. */
+function clearLink(): void {
+  const loc = globalThis.location;
+  if (!loc?.hash.includes(`${SHARE_PARAM}=`)) return;
+  const url = new URL(loc.href);
+  url.hash = '';
+  globalThis.history?.replaceState(null, '', url.toString());
 }
 
 export function createLabInstance(
@@ -21,11 +32,20 @@ export function createLabInstance(
   client: LabClient = createBrowserClient(),
 ): LabInstance {
   const store = createLabStore();
-  const controller = createLabController(store, client, { storage: browserStorage() });
-  const start = startingPoint(scenarios, flags, browserStorage());
-  if (start) store.actions.loadScenario(start.entry, start.restore);
+  const kv = browserStorage();
+  const controller = createLabController(store, client, {
+    storage: kv,
+    events: typeof window === 'undefined' ? null : window,
+    clearLink,
+  });
+  const start = startingPoint(scenarios, flags, kv);
+  if (start) {
+    store.actions.loadScenario(start.entry, start.restore, start.extra);
+    if (start.badLink) store.actions.setNote({ kind: 'link', reason: start.badLink });
+  }
   return {
     store,
+    edits: controller.edits,
     dispose() {
       controller.dispose();
       client.dispose();

@@ -7,7 +7,7 @@ import type { ManifestDiagnostic } from '../kube/manifests/index.ts';
 import { loadScenario, resolveVariant, type LoadedScenario, type ProbeDef } from './scenario.ts';
 import { pathChoices, resolveSender, resolveTarget } from './targets.ts';
 import { buildCluster, type BuiltCluster } from './topology.ts';
-import type { LabDiagnostic, LabResult, PathSelection, RunView } from './types.ts';
+import type { ClusterView, LabDiagnostic, LabResult, PathSelection, RunView } from './types.ts';
 
 export interface LabInput {
   /** The scenario file's text. */
@@ -139,6 +139,36 @@ function rulesFor(c: BuiltCluster, onPath: readonly string[]): Record<string, st
   return out;
 }
 
+/** Pods drawn per node beyond those on the path, in a big cluster. */
+export const PODS_PER_NODE = 6;
+
+/**
+ * What the diagram gets of a big cluster: every node, client and router, the pods on the path and
+ * a few more per node. Thousands of pods cannot be drawn, and sending them costs the page's main
+ * thread (structured clone, layout) for nothing it can show.
+ */
+export function viewFor(c: BuiltCluster, onPath: ReadonlySet<string>): ClusterView {
+  const v = c.view;
+  const pods = v.hosts.filter((h) => h.kind === 'pod');
+  if (pods.length <= 10 * PODS_PER_NODE) return v;
+  const perNode = new Map<string, number>();
+  const keep = new Set<string>();
+  for (const h of pods) {
+    const n = perNode.get(h.node ?? '') ?? 0;
+    if (onPath.has(h.name) || n < PODS_PER_NODE) {
+      keep.add(h.name);
+      perNode.set(h.node ?? '', n + 1);
+    }
+  }
+  const podNames = new Set(pods.map((p) => p.name));
+  const visible = (name: string) => !podNames.has(name) || keep.has(name);
+  return {
+    ...v,
+    hosts: v.hosts.filter((h) => visible(h.name)),
+    links: v.links.filter((l) => visible(l.a) && visible(l.b)),
+  };
+}
+
 const networkCache = new WeakMap<BuiltCluster, Network | { problems: string }>();
 
 export function networkOf(c: BuiltCluster): Network | { problems: string } {
@@ -164,7 +194,7 @@ export function runLab(input: LabInput): LabResult {
       ok: false,
       diagnostics: all,
       ...EMPTY,
-      cluster: cluster?.view ?? null,
+      cluster: cluster ? viewFor(cluster, new Set()) : null,
       choices: cluster ? pathChoices(cluster) : null,
       rules: cluster ? rulesFor(cluster, []) : {},
     };
@@ -175,7 +205,11 @@ export function runLab(input: LabInput): LabResult {
     (first
       ? { from: first.from, to: first.to, ...(first.proto ? { proto: first.proto } : {}) }
       : null);
-  const base = { cluster: cluster.view, choices, rules: rulesFor(cluster, []) };
+  const base: { cluster: ClusterView; choices: typeof choices; rules: Record<string, string> } = {
+    cluster: viewFor(cluster, new Set()),
+    choices,
+    rules: rulesFor(cluster, []),
+  };
   if (!path) return { ok: true, diagnostics: all, ...base, probe: null, runs: [] };
   const resolved = probeFor(cluster, path);
   if ('error' in resolved) {
@@ -199,6 +233,7 @@ export function runLab(input: LabInput): LabResult {
   const en = enumerateOutcomes(net, resolved.probe);
   const onPath = new Set(en.runs.flatMap((r) => r.events.map((e) => e.host)));
   base.rules = rulesFor(cluster, [...onPath]);
+  base.cluster = viewFor(cluster, onPath);
   const runs: RunView[] = en.runs.map((r) => ({
     probability: r.probability,
     outcome: r.outcome,

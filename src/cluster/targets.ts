@@ -209,8 +209,12 @@ export function pathChoices(c: BuiltCluster): PathChoices {
         : []),
     ]);
   const dest: DestinationChoice[] = [];
+  // A set, not a scan of the list: tens of thousands of pods make the scan quadratic.
+  const ids = new Set<string>();
   const add = (d: DestinationChoice) => {
-    if (!dest.some((x) => x.id === d.id)) dest.push(d);
+    if (ids.has(d.id)) return;
+    ids.add(d.id);
+    dest.push(d);
   };
   const vip = c.spec.vips?.[0];
   if (vip) {

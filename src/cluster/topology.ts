@@ -156,13 +156,20 @@ export function buildClusterFromModel(
 ): BuiltCluster {
   const lanPrefix = prefixOf(spec.lan, 24);
   const slicesBy = new Map<string, EndpointSliceModel[]>();
+  // Pushed, not copied: thousands of pods on one node would make copying quadratic.
   for (const sl of model.endpointSlices) {
     const k = `${sl.namespace}/${sl.service}`;
-    slicesBy.set(k, [...(slicesBy.get(k) ?? []), sl]);
+    const list = slicesBy.get(k);
+    if (list) list.push(sl);
+    else slicesBy.set(k, [sl]);
   }
   const podsBy = new Map<string, PodModel[]>();
-  for (const p of model.pods)
-    if (p.node && p.ip) podsBy.set(p.node, [...(podsBy.get(p.node) ?? []), p]);
+  for (const p of model.pods) {
+    if (!p.node || !p.ip) continue;
+    const list = podsBy.get(p.node);
+    if (list) list.push(p);
+    else podsBy.set(p.node, [p]);
+  }
   const hosts: HostSpec[] = [];
   const views: HostView[] = [];
   const links: LinkView[] = [];

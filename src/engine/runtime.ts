@@ -24,6 +24,27 @@ export interface HostProblem {
   readonly diagnostic?: Diagnostic;
 }
 
+/**
+ * Generated rulesets parsed, by text. A parsed Ruleset is never changed by a simulation (rule
+ * state lives in RuleState), so when the lab re-simulates after an edit that leaves a node's
+ * rules as they were, the node is not parsed again. A few entries: the nodes on one path.
+ */
+const parsedRules = new Map<string, ReturnType<typeof parseRuleset>>();
+const PARSED_MAX = 8;
+
+function parsedByText(text: string): ReturnType<typeof parseRuleset> {
+  let hit = parsedRules.get(text);
+  if (hit) {
+    parsedRules.delete(text);
+  } else {
+    hit = parseRuleset(text, { family: 4 });
+    if (parsedRules.size >= PARSED_MAX)
+      parsedRules.delete(parsedRules.keys().next().value as string);
+  }
+  parsedRules.set(text, hit);
+  return hit;
+}
+
 /** Builds a runtime, or reports every problem found (rules are fully validated). */
 export function buildHost(
   spec: HostSpec,
@@ -67,7 +88,7 @@ export function buildHost(
       config,
       get ruleset() {
         if (cached === undefined) {
-          const parsed = parseRuleset(lazy(), { family: 4 });
+          const parsed = parsedByText(lazy());
           const bad = parsed.diagnostics.find((d) => d.severity === 'error');
           if (bad)
             throw new Error(

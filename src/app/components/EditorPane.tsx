@@ -23,6 +23,8 @@ export function EditorPane({ mode }: { mode: 'monaco' | 'plain' }) {
   const diagnostics = all.filter((d) => d.source === 'manifests');
   const other = all.filter((d) => d.source !== 'manifests');
   const edited = manifests !== original;
+  // The status never says "simulated" beside an error: it agrees with the list below.
+  const hasErrors = all.some((d) => d.severity === 'error');
   const onChange = useCallback((v: string) => setManifests(v), [setManifests]);
 
   const props: EditorProps = {
@@ -66,6 +68,10 @@ export function EditorPane({ mode }: { mode: 'monaco' | 'plain' }) {
           </span>
         ) : stale ? (
           <span data-testid="stale-banner">⚠ {t('status.stale')}</span>
+        ) : hasErrors ? (
+          <span className="status-error" data-testid="status-errors">
+            ✗ {t('status.errors')}
+          </span>
         ) : running ? (
           <span className="muted">{t('status.running')}</span>
         ) : ms !== null ? (

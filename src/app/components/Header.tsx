@@ -3,10 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { useActions, useLab, useLabStore } from './context.tsx';
 import { usePrefs } from './prefs.tsx';
 import type { ScenarioEntry } from '../scenario/entry.ts';
-import { browserStorage, loadEdit } from '../store/persist.ts';
+import { browserStorage, readEdit, type EditRecord } from '../store/persist.ts';
 import { encodeShare, SHARE_PARAM } from '../store/share.ts';
 import type { Lang } from '../i18n/index.ts';
 import { Icon } from './Icon.tsx';
+
+const goodOf = (e: EditRecord | null) => (e ? (e.valid ? e.text : e.good) : null);
 
 export function Header({
   scenarios,
@@ -27,13 +29,13 @@ export function Header({
   const pick = (id: string) => {
     const s = scenarios.find((x) => x.id === id);
     if (!s) return;
-    const edit = loadEdit(browserStorage(), s.id, null);
-    a.loadScenario(s, edit !== null ? { manifests: edit } : {});
+    const edit = readEdit(browserStorage(), s.id, null);
+    a.loadScenario(s, edit !== null ? { manifests: edit.text } : {}, { lastGood: goodOf(edit) });
   };
   const pickVariant = (id: string) => {
     const v = id || null;
-    const edit = scenario ? loadEdit(browserStorage(), scenario.id, v) : null;
-    a.setVariant(v, edit ?? undefined);
+    const edit = scenario ? readEdit(browserStorage(), scenario.id, v) : null;
+    a.setVariant(v, edit?.text, goodOf(edit));
   };
   const shareUrl = () => {
     const s = store.getState();

@@ -12,6 +12,8 @@ import { RulesPanel } from './RulesPanel.tsx';
 import { EditorPane } from './EditorPane.tsx';
 import { useShortcuts } from './useShortcuts.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
+import { EditNotices, EditsProvider } from './EditNotices.tsx';
+import type { EditChoices } from '../store/controller.ts';
 import type { LabStore } from '../store/lab-store.ts';
 import type { ScenarioEntry } from '../scenario/entry.ts';
 
@@ -20,10 +22,12 @@ export interface LabProps {
   readonly scenarios: readonly ScenarioEntry[];
   readonly editor: 'monaco' | 'plain';
   readonly embed: boolean;
+  /** The choices the edit notices offer (absent in tests that mount a bare store). */
+  readonly edits?: EditChoices;
 }
 
 /** One lab: the layout; every panel reads the lab's own store. */
-export function Lab({ store, scenarios, editor, embed }: LabProps) {
+export function Lab({ store, scenarios, editor, embed, edits }: LabProps) {
   const { t } = useTranslation();
   const root = useRef<HTMLDivElement>(null);
   const [showEditor, setShowEditor] = useState(!embed);
@@ -49,42 +53,45 @@ export function Lab({ store, scenarios, editor, embed }: LabProps) {
   );
   return (
     <LabProvider store={store}>
-      <div
-        className={`lab${embed ? ' lab-embed' : ''}${showEditor ? '' : ' no-editor'}`}
-        ref={root}
-        data-testid="lab"
-      >
-        <Header scenarios={scenarios} embed={embed} />
-        <VerdictBanner />
-        <div className="lab-grid">
-          {showEditor && (
-            <div className="lab-editor">
-              <ErrorBoundary label="Editor">
-                <EditorPane mode={editorReady ? editor : 'plain'} />
-              </ErrorBoundary>
-            </div>
-          )}
-          <main className="lab-main">
-            <div className="lab-stage" ref={stage}>
-              <ErrorBoundary label="Diagram">
-                <DiagramPanel lead={<PathPicker />} trail={editorToggle} />
-              </ErrorBoundary>
-              <Controls />
-              <StepExplain />
-            </div>
-            {!embed && (
-              <div className="lab-panels">
-                <ErrorBoundary label="Trace">
-                  <TracePanel />
-                </ErrorBoundary>
-                <ErrorBoundary label="Rules">
-                  <RulesPanel />
+      <EditsProvider value={edits ?? null}>
+        <div
+          className={`lab${embed ? ' lab-embed' : ''}${showEditor ? '' : ' no-editor'}`}
+          ref={root}
+          data-testid="lab"
+        >
+          <Header scenarios={scenarios} embed={embed} />
+          <EditNotices />
+          <VerdictBanner />
+          <div className="lab-grid">
+            {showEditor && (
+              <div className="lab-editor">
+                <ErrorBoundary label="Editor">
+                  <EditorPane mode={editorReady ? editor : 'plain'} />
                 </ErrorBoundary>
               </div>
             )}
-          </main>
+            <main className="lab-main">
+              <div className="lab-stage" ref={stage}>
+                <ErrorBoundary label="Diagram">
+                  <DiagramPanel lead={<PathPicker />} trail={editorToggle} />
+                </ErrorBoundary>
+                <Controls />
+                <StepExplain />
+              </div>
+              {!embed && (
+                <div className="lab-panels">
+                  <ErrorBoundary label="Trace">
+                    <TracePanel />
+                  </ErrorBoundary>
+                  <ErrorBoundary label="Rules">
+                    <RulesPanel />
+                  </ErrorBoundary>
+                </div>
+              )}
+            </main>
+          </div>
         </div>
-      </div>
+      </EditsProvider>
     </LabProvider>
   );
 }

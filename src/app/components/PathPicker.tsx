@@ -2,6 +2,27 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useActions, useLab } from './context.tsx';
 
+/** Options a picker lists at most; past that a filter narrows them (a native select stays fast). */
+export const PICKER_MAX = 150;
+
+/** The options to list: those matching the filter, at most PICKER_MAX, the chosen one always. */
+export function bounded<T extends { id: string; label: string }>(
+  all: readonly T[],
+  filter: string,
+  chosen: string,
+): { shown: T[]; more: number } {
+  if (all.length <= PICKER_MAX && !filter) return { shown: [...all], more: 0 };
+  const f = filter.trim().toLowerCase();
+  const shown: T[] = [];
+  let matching = 0;
+  for (const o of all) {
+    if (f && !o.label.toLowerCase().includes(f) && !o.id.toLowerCase().includes(f)) continue;
+    matching++;
+    if (shown.length < PICKER_MAX || o.id === chosen) shown.push(o);
+  }
+  return { shown, more: matching - shown.length };
+}
+
 const IP_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]):(\d{1,5})$/;
 
 /** Sender and destination from what the model offers (LabResult.choices), or ip:port typed. */
@@ -23,10 +44,14 @@ export function PathPicker() {
     window.addEventListener('keydown', key);
     return () => window.removeEventListener('keydown', key);
   }, [typing]);
-  const senders = choices?.senders ?? [];
-  const dests = choices?.destinations ?? [];
+  const [filter, setFilter] = useState('');
+  const allSenders = choices?.senders ?? [];
+  const allDests = choices?.destinations ?? [];
   const from = path?.from ?? probe?.from ?? '';
   const to = path?.to ?? probe?.to ?? '';
+  const big = allSenders.length > PICKER_MAX || allDests.length > PICKER_MAX;
+  const { shown: senders, more: moreSenders } = bounded(allSenders, filter, from);
+  const { shown: dests, more: moreDests } = bounded(allDests, filter, to);
   const known = dests.some((d) => d.id === to);
 
   const submit = (e: FormEvent) => {
@@ -53,6 +78,11 @@ export function PathPicker() {
               {t(`kind.${s.kind}`)} · {s.label}
             </option>
           ))}
+          {moreSenders > 0 && (
+            <option disabled value="">
+              {t('path.more', { count: moreSenders })}
+            </option>
+          )}
         </select>
       </label>
       <span className="path-arrow" aria-hidden="true">
@@ -71,8 +101,24 @@ export function PathPicker() {
               {t(`dest.${d.kind}`)} · {d.label}
             </option>
           ))}
+          {moreDests > 0 && (
+            <option disabled value="">
+              {t('path.more', { count: moreDests })}
+            </option>
+          )}
         </select>
       </label>
+      {big && (
+        <input
+          type="search"
+          className="path-filter"
+          data-testid="path-filter"
+          value={filter}
+          placeholder={t('path.filter', { count: allSenders.length + allDests.length })}
+          aria-label={t('path.filterLabel')}
+          onChange={(e) => setFilter(e.target.value)}
+        />
+      )}
       {/* Any ip:port, typed: behind a button, so the picker and the diagram tools share a row. */}
       <div className="path-custom-wrap" ref={wrap}>
         <button

@@ -2,7 +2,7 @@ import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useSta
 import { useTranslation } from 'react-i18next';
 import { useLab } from './context.tsx';
 import { stepsOf } from '../store/lab-store.ts';
-import { parseRulesText, type ChainView } from '../model/rules-view.ts';
+import { parseRulesText, visibleRules, type ChainView } from '../model/rules-view.ts';
 import { scrollWithin } from './scroll.ts';
 
 const AUTO = '';
@@ -113,28 +113,47 @@ export function RulesPanel() {
                   .join(', ')}
               </div>
             )}
-            {tb.chains
-              .filter((c) => c.rules.length > 0)
-              .map((c) => {
-                const key = `${tb.name}/${c.name}`;
-                const lines = c.rules.filter((r) => matched.has(r.line)).map((r) => r.line);
-                return (
-                  <ChainBlock
-                    key={key}
-                    id={key}
-                    chain={c}
-                    matchedKey={lines.join(',')}
-                    current={c.rules.some((r) => r.line === current) ? current : -1}
-                    open={isOpen(key, lines.length > 0, c.rules.length)}
-                    onToggle={toggle}
-                  />
-                );
-              })}
+            {shownChains(tb.chains, matched).map((c) => {
+              const key = `${tb.name}/${c.name}`;
+              const lines = c.rules.filter((r) => matched.has(r.line)).map((r) => r.line);
+              return (
+                <ChainBlock
+                  key={key}
+                  id={key}
+                  chain={c}
+                  matchedKey={lines.join(',')}
+                  current={c.rules.some((r) => r.line === current) ? current : -1}
+                  open={isOpen(key, lines.length > 0, c.rules.length)}
+                  onToggle={toggle}
+                />
+              );
+            })}
+            {hiddenChains(tb.chains) > 0 && (
+              <div className="muted chain-more">
+                {t('rules.moreChains', { count: hiddenChains(tb.chains) })}
+              </div>
+            )}
           </div>
         ))}
       </div>
     </section>
   );
+}
+
+/** Chains drawn at most per table: the ones the packet went through first, then in order. */
+const CHAINS_MAX = 120;
+
+function shownChains(chains: readonly ChainView[], matched: ReadonlySet<number>): ChainView[] {
+  const withRules = chains.filter((c) => c.rules.length > 0);
+  if (withRules.length <= CHAINS_MAX) return withRules;
+  const hit = withRules.filter((c) => c.rules.some((r) => matched.has(r.line)));
+  const rest = withRules.filter((c) => !hit.includes(c)).slice(0, CHAINS_MAX - hit.length);
+  const keep = new Set([...hit, ...rest]);
+  return withRules.filter((c) => keep.has(c));
+}
+
+function hiddenChains(chains: readonly ChainView[]): number {
+  return Math.max(0, chains.filter((c) => c.rules.length > 0).length - CHAINS_MAX);
 }
 
 /** One chain, memoised: a step re-renders only the chains whose highlighted lines changed. */
@@ -169,17 +188,23 @@ const ChainBlock = memo(function ChainBlock({
         <span className="muted">· {t('rules.count', { count: chain.rules.length })}</span>
       </button>
       {open &&
-        chain.rules.map((r) => (
-          <div
-            key={r.line}
-            className={`rule-line${matched.has(r.line) ? ' matched' : ''}${r.line === current ? ' current' : ''}`}
-            data-line={r.line}
-            title={matched.has(r.line) ? t('rules.matched') : undefined}
-          >
-            <span className="ln">{r.line}</span>
-            <code>{r.text}</code>
-          </div>
-        ))}
+        visibleRules(chain.rules, matched).map((r, i) =>
+          'gap' in r ? (
+            <div key={`gap-${i}`} className="rule-gap muted">
+              {t('rules.gap', { count: r.gap })}
+            </div>
+          ) : (
+            <div
+              key={r.line}
+              className={`rule-line${matched.has(r.line) ? ' matched' : ''}${r.line === current ? ' current' : ''}`}
+              data-line={r.line}
+              title={matched.has(r.line) ? t('rules.matched') : undefined}
+            >
+              <span className="ln">{r.line}</span>
+              <code>{r.text}</code>
+            </div>
+          ),
+        )}
     </div>
   );
 });

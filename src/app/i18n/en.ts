@@ -19,7 +19,43 @@ export const UI_EN = {
   'editor.hide': 'Hide manifests',
   'editor.tabMoves': 'Tab moves focus · {key} toggles Tab indenting',
   'editor.tabIndents': 'Tab indents · {key} makes Tab move focus again',
-  'status.stale': 'The YAML has errors: showing the last result that worked.',
+  'status.stale': 'The manifests have errors: showing the last version that worked.',
+  'status.errors': 'The manifests have errors: fix them to simulate.',
+  'notice.link':
+    'This link shows its own version of the manifests. You also have your own edit of this scenario, saved in this browser: it is kept until you choose.',
+  'notice.openMine': 'Open your edit',
+  'notice.keepLink': "Keep the link's version",
+  'notice.keepLinkTitle': "Your saved edit is replaced by the link's version",
+  'notice.tab':
+    'This scenario was changed in another tab. This tab keeps its own text until you choose.',
+  'notice.loadTheirs': "Load the other tab's version",
+  'notice.keepMine': "Keep this tab's version",
+  'notice.aside_one': 'Another version of these manifests is kept in this browser:',
+  'notice.aside_other': '{count} other versions of these manifests are kept in this browser:',
+  'notice.why.link': "replaced by a link's version",
+  'notice.why.tab': 'replaced by another tab',
+  'notice.why.swap': 'set aside by you',
+  'notice.asideItem': '{why}, {when} ({lines} lines)',
+  'notice.open': 'Open',
+  'notice.download': 'Download',
+  'notice.discard': 'Discard',
+  'notice.discardConfirm': 'Delete this version of the manifests for good?',
+  'notice.storage.quota':
+    "Your edits cannot be saved: this browser's storage for the lab is full. They will be lost when this page closes.",
+  'notice.storage.unavailable':
+    'This browser does not let the lab save (private mode or a blocked iframe): your edits will be lost when this page closes.',
+  'notice.downloadEdit': 'Download the manifests',
+  'notice.path':
+    "The path {path} could not be used ({message}). Showing the scenario's first probe instead.",
+  'notice.badLink.too-long':
+    'This share link is too long to be one of ours; the lab opened normally.',
+  'notice.badLink.too-big':
+    'This share link unpacks to more than the lab accepts; the lab opened normally.',
+  'notice.badLink.corrupt': 'This share link is damaged (cut short?); the lab opened normally.',
+  'notice.badLink.invalid': 'This share link is not one the lab can read; the lab opened normally.',
+  'notice.badLink.unknown-scenario':
+    'This share link names a scenario the lab does not have; the lab opened normally.',
+  'notice.dismiss': 'Dismiss',
   'status.running': 'Simulating…',
   'status.ms': 'simulated in {ms} ms',
   'status.timeout':
@@ -27,6 +63,9 @@ export const UI_EN = {
   'status.crash':
     'The simulation stopped unexpectedly ({message}). It was restarted; edit to try again.',
   'status.exception': 'The simulation failed: {message}',
+  'path.more': '… {count} more: type in the filter to find them',
+  'path.filter': 'Filter {count} senders and destinations…',
+  'path.filterLabel': 'Filter the senders and destinations',
   'path.from': 'From',
   'path.to': 'To',
   'path.custom': 'Type ip:port…',
@@ -116,6 +155,8 @@ export const UI_EN = {
   'trace.type.drop': 'drop',
   'explain.title': 'What happens here',
   'explain.why': 'Why it matters',
+  'rules.moreChains': '{count} more chains the packet did not enter are not listed.',
+  'rules.gap': '… {count} more rules, not near a rule the packet matched …',
   'rules.title': 'Rules',
   'rules.node': 'Node',
   'rules.none': '{host} has no iptables rules: every chain is empty with policy ACCEPT.',

@@ -1,32 +1,67 @@
 /**
  * The lab's side effects, outside React: re-simulates (debounced) when the scenario, manifests,
- * variant or path change, saves edits, and ticks the animation while playing.
+ * variant or path change, saves edits (never over a version the user has not seen, see
+ * persist.ts), follows other tabs' writes, and ticks the animation while playing.
  */
 import type { LabClient } from '../worker/client.ts';
 import type { RunInput } from '../worker/protocol.ts';
 import { stepsOf, type LabState, type LabStore } from './lab-store.ts';
-import { saveEdit, saveLast, type KeyValue } from './persist.ts';
+import {
+  EditSaver,
+  asideKey,
+  editKey,
+  parseEdit,
+  readAside,
+  readEdit,
+  saveLast,
+  type KeyValue,
+} from './persist.ts';
 
 export interface ControllerOptions {
   readonly debounceMs?: number;
+  /** Quiet time before an edit is written to storage (written at once when the page hides). */
+  readonly saveMs?: number;
   /** Base time of one animation step at speed 1. */
   readonly stepMs?: number;
   readonly storage?: KeyValue | null;
+  /** Where `storage` events (other tabs' writes) and `pagehide` arrive: the window. */
+  readonly events?: Pick<EventTarget, 'addEventListener' | 'removeEventListener'> | null;
+  /** Removes the share link from the address bar once its state is no longer what is shown. */
+  readonly clearLink?: () => void;
+}
+
+/** The choices the edit notices offer; each keeps every version until the user drops one. */
+export interface EditChoices {
+  /** Link conflict: show the user's own edit instead of the link's version. */
+  openMine(): void;
+  /** Link conflict: the link's version replaces the user's saved edit (their explicit choice). */
+  keepLink(): void;
+  /** Another tab saved a different text: load it; this tab's text is kept aside. */
+  loadTheirs(): void;
+  /** Another tab saved a different text: keep this tab's; the other is kept aside. */
+  keepMine(): void;
+  /** Opens a version kept aside; the text in the editor takes its place aside. */
+  openAside(i: number): void;
+  discardAside(i: number): void;
+  dismissNote(): void;
 }
 
 export interface LabController {
   /** Runs now (no debounce): first load, tests. */
   runNow(): Promise<void>;
+  /** Writes a pending edit now (the page is going away). */
+  flush(): void;
+  readonly edits: EditChoices;
   dispose(): void;
 }
 
-export function inputOf(s: LabState): RunInput | null {
+export function inputOf(s: LabState, manifests = s.doc.manifests): RunInput | null {
   if (!s.scenario) return null;
   // Unedited manifests are left out: runLab uses the scenario's (or the variant's) own.
   return {
     scenario: s.scenario.text,
     validate: false,
-    ...(s.doc.manifests !== s.original ? { manifests: s.doc.manifests } : {}),
+    ...(manifests !== s.original ? { manifests } : {}),
     ...(s.doc.variant ? { variant: s.doc.variant } : {}),
     ...(s.doc.path ? { path: s.doc.path } : {}),
   };
@@ -40,29 +75,108 @@ export function stepDuration(s: LabState, stepMs: number): number {
   return (stepMs * hop) / s.speed;
 }
 
+const samePath = (a: LabState['doc']['path'], b: LabState['doc']['path']) =>
+  a === b || (!!a && !!b && a.from === b.from && a.to === b.to && a.proto === b.proto);
+
 export function createLabController(
   store: LabStore,
   client: LabClient,
   opts: ControllerOptions = {},
 ): LabController {
   const debounceMs = opts.debounceMs ?? 250;
+  const saveMs = opts.saveMs ?? 300;
   const stepMs = opts.stepMs ?? 550;
   const kv = opts.storage ?? null;
+  const saver = new EditSaver(kv);
+  const a = store.actions;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  let saveTimer: ReturnType<typeof setTimeout> | null = null;
   let tick: ReturnType<typeof setTimeout> | null = null;
   let disposed = false;
+
+  /** The slot's stored text is what the lab shows: saving over it is intended. */
+  const noteShown = (s: LabState) => {
+    const stored = readEdit(kv, s.doc.scenarioId, s.doc.variant);
+    if ((stored?.text ?? s.original) === s.doc.manifests)
+      saver.noteRead(s.doc.scenarioId, s.doc.variant, stored?.text ?? null);
+    a.setAside(readAside(kv, s.doc.scenarioId, s.doc.variant));
+  };
+
+  /** Writes the shown text to its slot (moving anything unseen aside first). */
+  const persist = () => {
+    if (saveTimer) clearTimeout(saveTimer);
+    saveTimer = null;
+    const s = store.getState();
+    if (!s.scenario) return;
+    const d = s.doc;
+    const valid = s.lastGood === d.manifests;
+    const r = saver.save(d.scenarioId, d.variant, d.manifests, s.original, {
+      valid,
+      good: valid ? null : s.lastGood,
+    });
+    a.setStorageFailure(r.status.ok ? null : r.status.reason);
+    if (r.status.ok && s.conflict) a.setConflict(null);
+    a.setAside(r.aside);
+  };
+
+  const schedulePersist = () => {
+    if (saveTimer) clearTimeout(saveTimer);
+    saveTimer = setTimeout(persist, saveMs);
+  };
+
+  const fallbackOf = (s: LabState): string | null => {
+    // Nothing shown yet and the text had errors last time: show what last worked first.
+    if (s.result) return null;
+    const stored = readEdit(kv, s.doc.scenarioId, s.doc.variant);
+    if (!stored || stored.text !== s.doc.manifests || stored.valid) return null;
+    return stored.good ?? s.original;
+  };
 
   const runNow = async () => {
     if (timer) clearTimeout(timer);
     timer = null;
-    const input = inputOf(store.getState());
+    const s = store.getState();
+    const input = inputOf(s);
     if (!input) return;
-    store.actions.setRunning(true);
+    a.setRunning(true);
+    const fallback = fallbackOf(s);
+    if (fallback !== null) {
+      const f = inputOf(s, fallback);
+      const o = f && (await client.run(f));
+      if (disposed) return;
+      if (o) a.receive(o, true);
+      if (store.getState().doc.manifests !== s.doc.manifests) return;
+    }
     // Marks for the speed figures (e2e/perf.spec.ts): run start to redraw.
     performance.mark('hookpath:run-start');
     const o = await client.run(input);
     performance.mark('hookpath:result');
-    if (!disposed) store.actions.receive(o);
+    if (disposed) return;
+    a.receive(o);
+    if (o.kind !== 'result') return;
+    const now = store.getState();
+    if (now.doc.manifests !== s.doc.manifests || now.scenario !== s.scenario) return;
+    if (o.result.ok) {
+      a.setLastGood(s.doc.manifests);
+      if (now.note?.kind === 'path' && samePath(now.doc.path, now.scenario?.defaultPath ?? null))
+        return;
+    } else {
+      const bad = o.result.diagnostics.find((x) => x.path === 'path' && x.severity === 'error');
+      const def = now.scenario?.defaultPath ?? null;
+      // A path that cannot be used (an old link, a place saved before the scenario changed):
+      // say so and go back to the scenario's own first probe instead of failing every visit.
+      if (bad && now.doc.path && def && !samePath(now.doc.path, def)) {
+        a.setNote({
+          kind: 'path',
+          path: `${now.doc.path.from} → ${now.doc.path.to}`,
+          message: bad.message,
+        });
+        a.setPath(def);
+        return;
+      }
+    }
+    // The edit's validity changed what a reload should show first: write it down.
+    if (!now.conflict && now.doc.manifests !== now.original) schedulePersist();
   };
 
   const schedule = () => {
@@ -94,27 +208,151 @@ export function createLabController(
   const unsub = store.subscribe((s, prev) => {
     const d = s.doc;
     const p = prev.doc;
+    const slotChanged =
+      s.scenario !== prev.scenario || d.scenarioId !== p.scenarioId || d.variant !== p.variant;
     if (s.scenario !== prev.scenario || d.variant !== p.variant || d.path !== p.path) {
       // A new question: answer it at once, no debounce.
       void runNow();
     } else if (d.manifests !== p.manifests) {
       schedule();
     }
-    if (s.scenario && (d.manifests !== p.manifests || d.variant !== p.variant))
-      saveEdit(kv, d.scenarioId, d.variant, d.manifests, s.original);
-    if (
-      s.scenario &&
-      (d.scenarioId !== p.scenarioId || d.variant !== p.variant || d.path !== p.path)
-    )
+    if (s.scenario && slotChanged) {
+      if (saveTimer) persistFor(prev);
+      if (s.conflict?.kind !== 'link') noteShown(s);
+    } else if (s.scenario && d.manifests !== p.manifests) {
+      // Typing: saved after a short pause (and at once if the page goes away).
+      schedulePersist();
+    }
+    if (s.scenario && (slotChanged || d.path !== p.path))
       saveLast(kv, { scenarioId: d.scenarioId, variant: d.variant, path: d.path });
     if (s.playing !== prev.playing || (s.playing && s.speed !== prev.speed)) scheduleTick();
   });
 
+  /** A pending save of the slot the lab just left (switching scenario mid-pause). */
+  const persistFor = (prev: LabState) => {
+    if (saveTimer) clearTimeout(saveTimer);
+    saveTimer = null;
+    if (!prev.scenario || prev.conflict?.kind === 'link') return;
+    const r = saver.save(prev.doc.scenarioId, prev.doc.variant, prev.doc.manifests, prev.original, {
+      valid: prev.lastGood === prev.doc.manifests,
+      good: prev.lastGood === prev.doc.manifests ? null : prev.lastGood,
+    });
+    a.setStorageFailure(r.status.ok ? null : r.status.reason);
+  };
+
+  const onStorage = (e: Event) => {
+    const ev = e as StorageEvent;
+    const s = store.getState();
+    if (!s.scenario || !ev.key) return;
+    if (ev.key === asideKey(s.doc.scenarioId, s.doc.variant)) {
+      a.setAside(readAside(kv, s.doc.scenarioId, s.doc.variant));
+      return;
+    }
+    if (ev.key !== editKey(s.doc.scenarioId, s.doc.variant)) return;
+    const theirs = parseEdit(ev.newValue)?.text ?? s.original;
+    if (s.conflict?.kind === 'link') {
+      if (theirs !== s.doc.manifests) a.setConflict({ kind: 'link', mine: theirs });
+      else a.setConflict(null);
+      return;
+    }
+    if (theirs === s.doc.manifests) {
+      saver.noteRead(s.doc.scenarioId, s.doc.variant, ev.newValue === null ? null : theirs);
+      if (s.conflict) a.setConflict(null);
+    } else {
+      a.setConflict({ kind: 'tab', theirs });
+    }
+  };
+  const onHide = () => flush();
+  opts.events?.addEventListener('storage', onStorage);
+  opts.events?.addEventListener('pagehide', onHide);
+
+  function flush() {
+    if (saveTimer) persist();
+  }
+
+  /** Swaps the editor's text for `text`, keeping the shown text aside (unless it is the original). */
+  const swapIn = (text: string) => {
+    const s = store.getState();
+    if (saveTimer) persist();
+    const d = s.doc;
+    if (d.manifests !== s.original) {
+      const r = saver.putAside(d.scenarioId, d.variant, d.manifests, 'swap');
+      a.setStorageFailure(r.status.ok ? null : r.status.reason);
+      if (!r.status.ok) return false;
+      a.setAside(r.aside);
+    }
+    const stored = readEdit(kv, d.scenarioId, d.variant);
+    saver.noteRead(d.scenarioId, d.variant, stored?.text ?? null);
+    a.setLastGood(null);
+    a.setManifests(text);
+    return true;
+  };
+
+  const edits: EditChoices = {
+    openMine() {
+      const s = store.getState();
+      if (s.conflict?.kind !== 'link') return;
+      saver.noteRead(s.doc.scenarioId, s.doc.variant, s.conflict.mine);
+      a.setConflict(null);
+      a.setLastGood(null);
+      a.setManifests(s.conflict.mine);
+      opts.clearLink?.();
+    },
+    keepLink() {
+      const s = store.getState();
+      if (s.conflict?.kind !== 'link') return;
+      saver.noteRead(s.doc.scenarioId, s.doc.variant, s.conflict.mine);
+      a.setConflict(null);
+      persist();
+      opts.clearLink?.();
+    },
+    loadTheirs() {
+      const s = store.getState();
+      if (s.conflict?.kind !== 'tab') return;
+      const theirs = s.conflict.theirs;
+      a.setConflict(null);
+      swapIn(theirs);
+    },
+    keepMine() {
+      if (store.getState().conflict?.kind !== 'tab') return;
+      persist();
+    },
+    openAside(i) {
+      const s = store.getState();
+      const entry = s.aside[i];
+      if (!entry) return;
+      if (!swapIn(entry.text)) return;
+      const list = readAside(kv, s.doc.scenarioId, s.doc.variant);
+      const at = list.findIndex((x) => x.text === entry.text);
+      if (at >= 0) a.setAside(saver.dropAside(s.doc.scenarioId, s.doc.variant, at));
+    },
+    discardAside(i) {
+      const s = store.getState();
+      const entry = s.aside[i];
+      if (!entry) return;
+      const list = readAside(kv, s.doc.scenarioId, s.doc.variant);
+      const at = list.findIndex((x) => x.text === entry.text);
+      a.setAside(at >= 0 ? saver.dropAside(s.doc.scenarioId, s.doc.variant, at) : list);
+    },
+    dismissNote() {
+      a.setNote(null);
+    },
+  };
+
+  // The lab was loaded before the controller existed: take note of what it shows.
+  const s0 = store.getState();
+  if (s0.scenario && s0.conflict?.kind !== 'link') noteShown(s0);
+
   return {
     runNow,
+    flush,
+    edits,
     dispose() {
       disposed = true;
+      flush();
       unsub();
+      opts.events?.removeEventListener('storage', onStorage);
+      opts.events?.removeEventListener('pagehide', onHide);
       if (timer) clearTimeout(timer);
       if (tick) clearTimeout(tick);
     },

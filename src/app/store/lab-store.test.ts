@@ -4,9 +4,8 @@ import { createLabController } from './controller.ts';
 import { decodeShare, encodeShare } from './share.ts';
 import { loadEdit } from './persist.ts';
 import { brokenResult, podResult, sshdResult } from '../testing/lab-fixtures.ts';
+import { MemoryStorage, fakeClient } from '../testing/fake-client.ts';
 import { readScenario } from '../scenario/entry.ts';
-import type { LabClient } from '../worker/client.ts';
-import type { RunInput, RunOutcome } from '../worker/protocol.ts';
 
 const SCENARIO = `title: { en: VIP 22, zh: VIP 22 }
 description: { en: d, zh: d }
@@ -17,35 +16,6 @@ probes:
   - { from: client, to: vip:22, expect: { outcome: answered } }
 `;
 const entry = readScenario('000-vip22', SCENARIO);
-
-/** A client answering like runLab would: LB manifests land on the pod, "broken" fails. */
-function fakeClient(): LabClient & { inputs: RunInput[] } {
-  const inputs: RunInput[] = [];
-  return {
-    inputs,
-    starts: 1,
-    mode: 'worker',
-    dispose() {},
-    prefetch() {},
-    async run(input): Promise<RunOutcome> {
-      inputs.push(input);
-      const m = input.manifests ?? '';
-      const result = m.includes('broken')
-        ? brokenResult(2, 'bad')
-        : m.includes('LoadBalancer')
-          ? podResult()
-          : sshdResult();
-      return { kind: 'result', result, ms: 1 };
-    },
-  };
-}
-
-class MemoryStorage {
-  map = new Map<string, string>();
-  getItem = (k: string) => this.map.get(k) ?? null;
-  setItem = (k: string, v: string) => void this.map.set(k, v);
-  removeItem = (k: string) => void this.map.delete(k);
-}
 
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 
@@ -130,7 +100,7 @@ describe('lab controller', () => {
     const s = createLabStore();
     const client = fakeClient();
     const storage = new MemoryStorage();
-    const c = createLabController(s, client, { debounceMs: 5, storage });
+    const c = createLabController(s, client, { debounceMs: 5, saveMs: 1, storage });
     s.actions.loadScenario(entry);
     await tick(1);
     expect(client.inputs).toHaveLength(1);
@@ -144,6 +114,7 @@ describe('lab controller', () => {
     });
     expect(loadEdit(storage, '000-vip22', null)).toBe('type: LoadBalancer');
     s.actions.resetManifests();
+    await tick(5);
     expect(loadEdit(storage, '000-vip22', null)).toBeNull();
     c.dispose();
   });

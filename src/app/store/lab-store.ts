@@ -7,6 +7,7 @@ import type { LabDiagnostic, LabResult, PathSelection, RunView } from '../../clu
 import type { RunOutcome } from '../worker/protocol.ts';
 import { buildTimeline, type Step } from '../model/timeline.ts';
 import { originalManifests, type ScenarioEntry } from '../scenario/entry.ts';
+import type { AsideEntry, SaveFailure } from './persist.ts';
 
 /** The serializable state of a lab: what a share link restores (down to the step). */
 export interface LabDoc {
@@ -17,6 +18,20 @@ export interface LabDoc {
   readonly run: number;
   readonly step: number;
 }
+
+/**
+ * Another version of the manifests that the lab will not drop without the user's say:
+ * `link`: a share link shows its version while this browser holds the user's own edit;
+ * `tab`: another tab saved a different text for the same scenario.
+ */
+export type EditConflict =
+  | { readonly kind: 'link'; readonly mine: string }
+  | { readonly kind: 'tab'; readonly theirs: string };
+
+/** Something the lab could not use and replaced, said once (a link's bad path, a bad link). */
+export type LabNote =
+  | { readonly kind: 'path'; readonly path: string; readonly message: string }
+  | { readonly kind: 'link'; readonly reason: string };
 
 export interface LabState {
   readonly doc: LabDoc;
@@ -37,11 +52,19 @@ export interface LabState {
   readonly playing: boolean;
   readonly speed: number;
   readonly hideMisses: boolean;
+  readonly conflict: EditConflict | null;
+  /** Versions of this scenario's manifests kept aside in this browser (see persist.ts). */
+  readonly aside: readonly AsideEntry[];
+  /** Why the edits could not be saved the last time, or null when they were. */
+  readonly storageFailure: SaveFailure | null;
+  /** The last manifests of the current edit that simulated without errors (null: none known). */
+  readonly lastGood: string | null;
+  readonly note: LabNote | null;
 }
 
 export interface LabActions {
-  loadScenario(s: ScenarioEntry, restore?: Partial<LabDoc>): void;
-  setVariant(id: string | null, manifests?: string): void;
+  loadScenario(s: ScenarioEntry, restore?: Partial<LabDoc>, extra?: LoadExtra): void;
+  setVariant(id: string | null, manifests?: string, lastGood?: string | null): void;
   setManifests(text: string): void;
   resetManifests(): void;
   setPath(path: PathSelection): void;
@@ -53,9 +76,23 @@ export interface LabActions {
   setPlaying(on: boolean): void;
   setSpeed(s: number): void;
   setHideMisses(on: boolean): void;
-  /** A simulation finished; `running` tells whether another one is already on its way. */
-  receive(o: RunOutcome): void;
+  /**
+   * A simulation finished. `fallback`: it ran the edit's last good manifests (or the scenario's
+   * own) to have something true to show while the current text has errors: shown, marked stale.
+   */
+  receive(o: RunOutcome, fallback?: boolean): void;
   setRunning(on: boolean): void;
+  setConflict(c: EditConflict | null): void;
+  setAside(list: readonly AsideEntry[]): void;
+  setStorageFailure(f: SaveFailure | null): void;
+  setLastGood(text: string | null): void;
+  setNote(n: LabNote | null): void;
+}
+
+/** What a lab learns while loading beyond the doc: a conflict to show, the edit's last good text. */
+export interface LoadExtra {
+  readonly conflict?: EditConflict | null;
+  readonly lastGood?: string | null;
 }
 
 export type LabStore = StoreApi<LabState> & { readonly actions: LabActions };
@@ -97,6 +134,11 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
     playing: false,
     speed: 1,
     hideMisses: true,
+    conflict: null,
+    aside: [],
+    storageFailure: null,
+    lastGood: null,
+    note: null,
     ...init,
   }));
   const get = store.getState;
@@ -104,7 +146,7 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
   const visible = (st: Step | undefined) => !!st && !(get().hideMisses && st.miss);
 
   const actions: LabActions = {
-    loadScenario(s, restore = {}) {
+    loadScenario(s, restore = {}, extra = {}) {
       const variant = restore.variant ?? null;
       const original = originalManifests(s, variant);
       store.setState({
@@ -115,6 +157,9 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
         diagnostics: [],
         failure: null,
         playing: false,
+        conflict: extra.conflict ?? null,
+        lastGood: extra.lastGood ?? null,
+        aside: [],
         doc: {
           scenarioId: s.id,
           variant,
@@ -125,11 +170,11 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
         },
       });
     },
-    setVariant(id, manifests) {
+    setVariant(id, manifests, lastGood = null) {
       const s = get().scenario;
       if (!s) return;
       const original = originalManifests(s, id);
-      store.setState({ original, playing: false });
+      store.setState({ original, playing: false, conflict: null, lastGood, aside: [] });
       setDoc({ variant: id, manifests: manifests ?? original, run: 0, step: 0 });
     },
     setManifests(text) {
@@ -179,8 +224,30 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
     setRunning(on) {
       store.setState({ running: on });
     },
-    receive(o) {
+    setConflict(conflict) {
+      store.setState({ conflict });
+    },
+    setAside(aside) {
+      store.setState({ aside });
+    },
+    setStorageFailure(storageFailure) {
+      if (get().storageFailure !== storageFailure) store.setState({ storageFailure });
+    },
+    setLastGood(lastGood) {
+      if (get().lastGood !== lastGood) store.setState({ lastGood });
+    },
+    setNote(note) {
+      store.setState({ note });
+    },
+    receive(o, fallback = false) {
       if (o.kind === 'cancelled') return;
+      if (fallback) {
+        if (o.kind === 'result' && o.result.ok) {
+          store.setState({ result: o.result, stale: true });
+          actions.setStep(get().doc.step);
+        }
+        return;
+      }
       if (o.kind === 'error') {
         store.setState({
           running: false,

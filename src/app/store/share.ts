@@ -1,11 +1,22 @@
 /**
  * Share links: the lab's doc, deflated (fflate) and base64url-encoded into the URL hash, so a
  * link restores the scenario, the edited manifests, the path and the exact step.
+ *
+ * A link is input from anyone: its length and its inflated size are capped (a 130 KB link can
+ * inflate to 100 MB), and every field is checked before the lab sees it.
  */
-import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
+import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
 import type { LabDoc } from './lab-store.ts';
+import { checkId, checkPath } from './persist.ts';
 
 const VERSION = 1;
+
+/** Longest link hash read (base64url characters): a link of an edited 5,000-Service cluster fits. */
+export const MAX_LINK = 400_000;
+/** Largest inflated doc: a few times the biggest manifests the lab handles. */
+export const MAX_INFLATED = 8 * 1024 * 1024;
+/** Steps and runs beyond this are not real traces. */
+const MAX_INDEX = 1_000_000;
 
 interface Wire {
   v: number;
@@ -20,9 +31,10 @@ interface Wire {
   st?: number;
 }
 
-function toBase64Url(bytes: Uint8Array): string {
+export function toBase64Url(bytes: Uint8Array): string {
   let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
@@ -45,23 +57,90 @@ export function encodeShare(doc: LabDoc, original: string): string {
   return toBase64Url(deflateSync(strToU8(JSON.stringify(w)), { level: 9 }));
 }
 
-/** The doc a link carries; null when the text is not a link of ours. */
-export function decodeShare(s: string): (Partial<LabDoc> & { scenarioId: string }) | null {
+/**
+ * Inflates at most `max` bytes: the input is fed in small pieces and the output counted as it
+ * comes, so a bomb is stopped after a bounded amount of work and memory (fflate's streaming API).
+ */
+export function inflateCapped(data: Uint8Array, max: number): Uint8Array | 'too-big' | 'corrupt' {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let over = false;
+  let done = false;
+  const inf = new Inflate((chunk, final) => {
+    size += chunk.length;
+    if (size > max) over = true;
+    else parts.push(chunk);
+    if (final) done = true;
+  });
+  // Deflate expands at most ~1032x: 1 KB of input yields at most ~1 MB before the next check.
+  const PIECE = 1024;
   try {
-    const w = JSON.parse(strFromU8(inflateSync(fromBase64Url(s)))) as Wire;
-    if (w.v !== VERSION || typeof w.s !== 'string') return null;
-    const proto = w.p === 'tcp' || w.p === 'udp' || w.p === 'sctp' ? w.p : undefined;
-    return {
-      scenarioId: w.s,
-      variant: w.va ?? null,
-      ...(typeof w.m === 'string' ? { manifests: w.m } : {}),
-      ...(w.f && w.t ? { path: { from: w.f, to: w.t, ...(proto ? { proto } : {}) } } : {}),
-      run: w.r ?? 0,
-      step: w.st ?? 0,
-    };
+    for (let i = 0; i < data.length && !over; i += PIECE)
+      inf.push(data.subarray(i, i + PIECE), i + PIECE >= data.length);
   } catch {
-    return null;
+    return 'corrupt';
   }
+  if (over) return 'too-big';
+  if (!done) return 'corrupt';
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+export type SharedDoc = Partial<LabDoc> & { scenarioId: string };
+
+/** What reading a link gave: the doc, or why not (shown to the user). */
+export type ShareRead =
+  | { readonly ok: true; readonly doc: SharedDoc }
+  | { readonly ok: false; readonly reason: 'too-long' | 'too-big' | 'corrupt' | 'invalid' };
+
+const index = (v: unknown): number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_INDEX ? v : 0;
+
+/** Reads a link, checking its size and every field (types and ranges). Never throws. */
+export function readShare(s: string): ShareRead {
+  if (s.length > MAX_LINK) return { ok: false, reason: 'too-long' };
+  let bytes: Uint8Array;
+  try {
+    bytes = fromBase64Url(s);
+  } catch {
+    return { ok: false, reason: 'corrupt' };
+  }
+  const raw = inflateCapped(bytes, MAX_INFLATED);
+  if (raw === 'too-big' || raw === 'corrupt') return { ok: false, reason: raw };
+  let w: Partial<Record<keyof Wire, unknown>>;
+  try {
+    const parsed: unknown = JSON.parse(strFromU8(raw));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      return { ok: false, reason: 'invalid' };
+    w = parsed as Partial<Record<keyof Wire, unknown>>;
+  } catch {
+    return { ok: false, reason: 'corrupt' };
+  }
+  const scenarioId = checkId(w.s);
+  if (w.v !== VERSION || !scenarioId) return { ok: false, reason: 'invalid' };
+  const path = checkPath({ from: w.f, to: w.t, proto: w.p });
+  return {
+    ok: true,
+    doc: {
+      scenarioId,
+      variant: checkId(w.va),
+      ...(typeof w.m === 'string' ? { manifests: w.m } : {}),
+      ...(path ? { path } : {}),
+      run: index(w.r),
+      step: index(w.st),
+    },
+  };
+}
+
+/** The doc a link carries; null when the text is not a (readable) link of ours. */
+export function decodeShare(s: string): SharedDoc | null {
+  const r = readShare(s);
+  return r.ok ? r.doc : null;
 }
 
 /** The hash parameter name: `#lab=...`. */

@@ -126,6 +126,40 @@ export interface SliceResult {
   readonly hintNotes: Map<string, string>;
 }
 
+/**
+ * Pods by namespace and label pair, so a Service finds its pods without scanning every pod (a
+ * 5,000-Service cluster would otherwise test 25 million selector/pod pairs). Lists keep pod order.
+ */
+function podIndex(pods: readonly PodModel[]): Map<string, Map<string, PodModel[]>> {
+  const byNs = new Map<string, Map<string, PodModel[]>>();
+  for (const p of pods) {
+    if (p.ip === null) continue;
+    let byLabel = byNs.get(p.namespace);
+    if (!byLabel) byNs.set(p.namespace, (byLabel = new Map()));
+    for (const [k, v] of Object.entries(p.labels)) {
+      const key = `${k}\u0000${v}`;
+      const list = byLabel.get(key);
+      if (list) list.push(p);
+      else byLabel.set(key, [p]);
+    }
+  }
+  return byNs;
+}
+
+function selectedPods(
+  index: Map<string, Map<string, PodModel[]>>,
+  namespace: string,
+  selector: Readonly<Record<string, string>>,
+): PodModel[] {
+  const byLabel = index.get(namespace);
+  let smallest: PodModel[] | null = null;
+  for (const [k, v] of Object.entries(selector)) {
+    const list = byLabel?.get(`${k}\u0000${v}`) ?? [];
+    if (!smallest || list.length < smallest.length) smallest = list;
+  }
+  return (smallest ?? []).filter((p) => selects(selector, p.labels));
+}
+
 export function endpointSlicesFor(
   drafts: readonly ServiceDraft[],
   pods: readonly PodModel[],
@@ -134,15 +168,14 @@ export function endpointSlicesFor(
 ): SliceResult {
   const slices: EndpointSliceModel[] = [];
   const hintNotes = new Map<string, string>();
-  const zoneOf = (node: string | null) => cluster.nodes.find((n) => n.name === node)?.zone ?? null;
+  const zones = new Map(cluster.nodes.map((n) => [n.name, n.zone ?? null]));
+  const zoneOf = (node: string | null) => (node === null ? null : (zones.get(node) ?? null));
+  const index = podIndex(pods);
   for (const d of drafts) {
     const svc: ServiceModel = d.svc;
     const key = `${svc.namespace}/${svc.name}`;
     if (!svc.selector || explicit.has(key) || svc.type === 'ExternalName') continue;
-    const selected = pods.filter(
-      (p) =>
-        p.namespace === svc.namespace && p.ip !== null && selects(svc.selector ?? {}, p.labels),
-    );
+    const selected = selectedPods(index, svc.namespace, svc.selector);
     if (Object.keys(svc.selector).length && selected.length === 0) {
       d.reader.report(
         ['spec', 'selector'],

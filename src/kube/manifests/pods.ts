@@ -179,11 +179,19 @@ const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
 /** Pod-name suffixes in the style of the ReplicaSet controller (`nettest-7f9c6d5b8-x2k4p`), deterministic. */
 function suffix(seed: string, len: number): string {
+  const key = `${len}:${seed}`;
+  const hit = suffixes.get(key);
+  if (hit !== undefined) return hit;
+  if (suffixes.size >= 200_000) suffixes.clear();
   const h = sha256(new TextEncoder().encode(seed));
   let s = '';
   for (let i = 0; i < len; i++) s += NAME_ALPHABET[(h[i] as number) % NAME_ALPHABET.length];
+  suffixes.set(key, s);
   return s;
 }
+
+/** Suffixes by seed: every re-simulation names the same pods again. */
+const suffixes = new Map<string, string>();
 
 /** Places every workload's pods and gives them addresses from their node's pod CIDR. */
 export function schedule(workloads: readonly Workload[], cluster: ClusterSettings): PodModel[] {

@@ -27,8 +27,24 @@ function asciiBytes(text: string): Uint8Array | null {
   return scratch.subarray(0, text.length);
 }
 
+/**
+ * Names are hashed again on every re-simulation while the user types: remembered by text (the
+ * same Services give the same chain names), forgotten wholesale past a bound.
+ */
+const memo = new Map<string, string>();
+const MEMO_MAX = 400_000;
+
 /** `H16(s)`: 16 base32 characters of SHA-256(s). */
 export function hash16(text: string): string {
+  const hit = memo.get(text);
+  if (hit !== undefined) return hit;
+  const out = computeHash16(text);
+  if (memo.size >= MEMO_MAX) memo.clear();
+  memo.set(text, out);
+  return out;
+}
+
+function computeHash16(text: string): string {
   pristine._cloneInto(work);
   work.update(asciiBytes(text) ?? encoder.encode(text));
   work.digestInto(digest);
