@@ -3,7 +3,7 @@
  * Schema (src/cluster/scenario.schema.json), variants applied.
  */
 import Ajv, { type ErrorObject } from 'ajv';
-import { parseStream, NO_SPAN, type Span } from '../kube/manifests/yaml-source.ts';
+import { parseStream, NO_SPAN, type SourceDoc, type Span } from '../kube/manifests/yaml-source.ts';
 import schema from './scenario.schema.json' with { type: 'json' };
 import type { I18nText, LabDiagnostic } from './types.ts';
 
@@ -111,6 +111,8 @@ export interface ScenarioDef {
   readonly source?: string;
   readonly cluster: ClusterSpec;
   readonly manifests: string;
+  /** Manifests applied with the editor's but not shown in it (an exercise's read-only part). */
+  readonly fixedManifests?: string;
   readonly probes?: readonly ProbeDef[];
   readonly variants?: readonly VariantDef[];
   readonly notes?: readonly I18nText[];
@@ -154,12 +156,35 @@ function diag(
   };
 }
 
-function ajvMessage(e: ErrorObject): string {
+/** JSON Schema errors of a YAML document as positioned diagnostics (field path, what to do). */
+export function schemaDiagnostics(
+  doc: SourceDoc,
+  errors: readonly ErrorObject[],
+  what: string,
+): LabDiagnostic[] {
+  return errors.map((e) => {
+    const path = e.instancePath
+      .split('/')
+      .slice(1)
+      .map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+    const field =
+      e.keyword === 'additionalProperties'
+        ? [...path, (e.params as { additionalProperty: string }).additionalProperty]
+        : path;
+    return diag(
+      doc.span(field, e.keyword === 'additionalProperties'),
+      field.join('.') || '(top)',
+      ajvMessage(e, what),
+    );
+  });
+}
+
+function ajvMessage(e: ErrorObject, what: string): string {
   switch (e.keyword) {
     case 'required':
       return `'${(e.params as { missingProperty: string }).missingProperty}' is required here`;
     case 'additionalProperties':
-      return `'${(e.params as { additionalProperty: string }).additionalProperty}' is not a field of this part of a scenario; check the spelling`;
+      return `'${(e.params as { additionalProperty: string }).additionalProperty}' is not a field of this part of ${what}; check the spelling`;
     case 'enum':
       return `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'pattern':
@@ -194,23 +219,8 @@ export function loadScenario(
         'a scenario file holds one document; put manifests inside `manifests: |`',
       ),
     );
-  for (const e of options.validate === false ? [] : validate(doc.value)) {
-    const path = e.instancePath
-      .split('/')
-      .slice(1)
-      .map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
-    const field =
-      e.keyword === 'additionalProperties'
-        ? [...path, (e.params as { additionalProperty: string }).additionalProperty]
-        : path;
-    diagnostics.push(
-      diag(
-        doc.span(field, e.keyword === 'additionalProperties'),
-        field.join('.') || '(top)',
-        ajvMessage(e),
-      ),
-    );
-  }
+  if (options.validate !== false)
+    diagnostics.push(...schemaDiagnostics(doc, validate(doc.value), 'scenario'));
   if (diagnostics.some((d) => d.severity === 'error')) return { scenario: null, diagnostics };
   const def = doc.value as ScenarioDef;
   const lines = text.split('\n');
@@ -259,6 +269,19 @@ function patchByName<T extends { readonly name: string }>(
   return out;
 }
 
+export type ClusterPatch = NonNullable<VariantDef['cluster']>;
+
+/** A cluster with a variant's (or an exercise's) patch: fields replaced, nodes patched by name. */
+export function patchCluster(c: ClusterSpec, p: ClusterPatch): ClusterSpec {
+  return {
+    ...c,
+    ...(p.vips ? { vips: p.vips } : {}),
+    ...(p.loadBalancerPool ? { loadBalancerPool: p.loadBalancerPool } : {}),
+    ...(p.kubeProxy ? { kubeProxy: { ...c.kubeProxy, ...p.kubeProxy } } : {}),
+    nodes: patchByName(c.nodes, p.nodes),
+  };
+}
+
 export interface ResolvedScenario {
   readonly cluster: ClusterSpec;
   readonly manifests: string;
@@ -280,15 +303,7 @@ export function resolveVariant(
     return {
       error: `no variant '${variantId}'; variants are ${variants.map((x) => x.id).join(', ') || 'none'}`,
     };
-  const c = def.cluster;
-  const p = v?.cluster;
-  const cluster: ClusterSpec = {
-    ...c,
-    ...(p?.vips ? { vips: p.vips } : {}),
-    ...(p?.loadBalancerPool ? { loadBalancerPool: p.loadBalancerPool } : {}),
-    ...(p?.kubeProxy ? { kubeProxy: { ...c.kubeProxy, ...p.kubeProxy } } : {}),
-    nodes: patchByName(c.nodes, p?.nodes),
-  };
+  const cluster = v?.cluster ? patchCluster(def.cluster, v.cluster) : def.cluster;
   return {
     cluster,
     manifests: v?.manifests ?? def.manifests,
