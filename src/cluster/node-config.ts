@@ -10,7 +10,7 @@ import { parseRuleset } from '../engine/index.ts';
 import { Reader, type ManifestDiagnostic } from '../kube/manifests/reader.ts';
 import { isRecord, parseStream, type SourceDoc } from '../kube/manifests/yaml-source.ts';
 import { mergeIptablesSave } from './merge-rules.ts';
-import type { ClusterSpec, KubeProxySpec, NodeSpec } from './scenario.ts';
+import { blockStart, type ClusterSpec, type KubeProxySpec, type NodeSpec } from './scenario.ts';
 import { clusterSettings } from './topology.ts';
 
 export const NODE_CONFIG_API_VERSION = 'lab.hookpath.io/v1';
@@ -54,21 +54,6 @@ function blank(lines: string[], doc: SourceDoc): void {
     const l = lines[i] as string;
     if (l.trim() !== '---') lines[i] = '';
   }
-}
-
-/** Where line `n` (1-based) of a block scalar starts in the manifests. */
-function blockLine(
-  lines: readonly string[],
-  at: { line: number; column: number },
-): { first: number; indent: number } {
-  const indicator = lines[at.line - 1] ?? '';
-  const isBlock = /[|>][-+0-9]*\s*$/.test(indicator.slice(Math.max(0, at.column - 1)));
-  const first = isBlock ? at.line + 1 : at.line;
-  for (let i = first - 1; i < lines.length; i++) {
-    const l = lines[i] as string;
-    if (l.trim() !== '') return { first, indent: l.length - l.trimStart().length };
-  }
-  return { first, indent: 0 };
 }
 
 function selects(
@@ -196,14 +181,14 @@ export function applyNodeConfigs(spec: ClusterSpec, manifests: string): NodeConf
       const errors = parseRuleset(rules).diagnostics.filter((d) => d.severity === 'error');
       if (errors.length) {
         const at = doc.span(['spec', 'rules']);
-        const block = blockLine(lines, at);
+        const block = blockStart(lines, at);
         for (const e of errors)
           diagnostics.push({
             severity: 'error',
             span: {
-              line: block.first + e.line - 1,
+              line: block.line + e.line - 1,
               column: block.indent + e.column,
-              endLine: block.first + e.line - 1,
+              endLine: block.line + e.line - 1,
               endColumn: block.indent + e.column + 1,
             },
             path: `${r.label}: spec.rules`,

@@ -196,6 +196,25 @@ function ajvMessage(e: ErrorObject, what: string): string {
   }
 }
 
+/**
+ * Where the text of a string field starts: block scalars (`manifests: |`) begin on the line after
+ * the indicator; `indent` is the indentation of their first line.
+ */
+export function blockStart(
+  lines: readonly string[],
+  span: Span,
+): { readonly line: number; readonly indent: number } {
+  let first = span.line;
+  const indicator = lines[span.line - 1] ?? '';
+  if (/:\s*[|>][-+0-9]*\s*$/.test(indicator) || /^\s*[|>][-+0-9]*\s*$/.test(indicator))
+    first = span.line + 1;
+  for (let i = first - 1; i < lines.length; i++) {
+    const l = lines[i] as string;
+    if (l.trim() !== '') return { line: first, indent: l.length - l.trimStart().length };
+  }
+  return { line: first, indent: 0 };
+}
+
 /** Reads a scenario file. On errors, `scenario` is null and diagnostics say where. */
 export function loadScenario(
   text: string,
@@ -224,22 +243,7 @@ export function loadScenario(
   if (diagnostics.some((d) => d.severity === 'error')) return { scenario: null, diagnostics };
   const def = doc.value as ScenarioDef;
   const lines = text.split('\n');
-  const blockAt = (path: readonly (string | number)[]) => {
-    const span = doc.span(path);
-    // Block scalars (`manifests: |`) start on the line after the indicator; find their indentation.
-    let first = span.line;
-    const indicator = lines[span.line - 1] ?? '';
-    if (/:\s*[|>][-+0-9]*\s*$/.test(indicator) || /^\s*[|>][-+0-9]*\s*$/.test(indicator))
-      first = span.line + 1;
-    let indent = 0;
-    for (let i = first - 1; i < lines.length; i++) {
-      const l = lines[i] as string;
-      if (l.trim() === '') continue;
-      indent = l.length - l.trimStart().length;
-      break;
-    }
-    return { line: first, indent };
-  };
+  const blockAt = (path: readonly (string | number)[]) => blockStart(lines, doc.span(path));
   return {
     scenario: {
       def,

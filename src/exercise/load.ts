@@ -1,0 +1,230 @@
+/**
+ * Exercise files (exercises/*.yaml): read with positions, validated against the published JSON
+ * Schema (src/exercise/exercise.schema.json, which borrows the scenario format's cluster), then
+ * checked for what a schema cannot say (the scenario exists, goal ids are unique, placeholders are
+ * known). The starting state is resolved here: cluster, the editor's text, the fixed part.
+ */
+import Ajv from 'ajv';
+import {
+  blockStart,
+  loadScenario,
+  patchCluster,
+  resolveVariant,
+  schemaDiagnostics,
+  type ClusterPatch,
+  type ClusterSpec,
+} from '../cluster/scenario.ts';
+import scenarioSchema from '../cluster/scenario.schema.json' with { type: 'json' };
+import type { LabDiagnostic } from '../cluster/types.ts';
+import { parseStream, NO_SPAN, type Span } from '../kube/manifests/yaml-source.ts';
+import schema from './exercise.schema.json' with { type: 'json' };
+import type { Editable, ExerciseDef, GoalDef, StepMatch } from './types.ts';
+
+/** The state an exercise starts from, resolved against its scenario. */
+export interface StartState {
+  readonly cluster: ClusterSpec;
+  /** The editor's starting text. */
+  readonly manifests: string;
+  /** Manifests applied but not editable (shown read-only); '' when none. */
+  readonly fixed: string;
+  readonly editable: readonly Editable[];
+  readonly scenario: string | null;
+  readonly variant: string | null;
+}
+
+export interface LoadedExercise {
+  readonly id: string;
+  readonly def: ExerciseDef;
+  readonly start: StartState;
+  /** Position of a field path in the exercise file. */
+  readonly span: (path: readonly (string | number)[]) => Span;
+  /** Where a string field's text starts in the file (to map positions inside a solution). */
+  readonly blockAt: (path: readonly (string | number)[]) => {
+    readonly line: number;
+    readonly indent: number;
+  };
+}
+
+export interface LoadOptions {
+  /** The exercise's id when the file does not name one (its file name). */
+  readonly id?: string;
+  /** Scenario texts by id; `start.scenario` is looked up here. */
+  readonly scenarios?: Readonly<Record<string, string>>;
+}
+
+let validator: ReturnType<Ajv['compile']> | null = null;
+
+function validate(value: unknown) {
+  if (!validator) {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    // The exercise schema refers to ../cluster/scenario.schema.json (so editors resolve it from
+    // the repository); register the scenario schema at the address that reference resolves to.
+    ajv.addSchema({ ...scenarioSchema, $id: 'https://hookpath.dev/cluster/scenario.schema.json' });
+    validator = ajv.compile(schema);
+  }
+  // `if`/`then` and `oneOf` add a summary error beside the precise ones: keep the precise ones.
+  return validator(value)
+    ? []
+    : (validator.errors ?? []).filter((e) => e.keyword !== 'if' && e.keyword !== 'oneOf');
+}
+
+function diag(span: Span, path: string, message: string): LabDiagnostic {
+  return {
+    severity: 'error',
+    source: 'scenario',
+    line: span.line,
+    column: span.column,
+    endLine: span.endLine,
+    endColumn: span.endColumn,
+    path,
+    message,
+  };
+}
+
+export const PLACEHOLDERS = ['$from', '$from-node', '$to-node'] as const;
+
+/** Unknown `$words` in a goal's references. */
+function badPlaceholders(text: string): string[] {
+  return (text.match(/\$[a-z-]+/g) ?? []).filter(
+    (w) => !(PLACEHOLDERS as readonly string[]).includes(w),
+  );
+}
+
+function stepHosts(s: StepMatch): string[] {
+  return s.host === undefined ? [] : typeof s.host === 'string' ? [s.host] : [...s.host];
+}
+
+function goalChecks(goals: readonly GoalDef[], at: (p: (string | number)[]) => Span) {
+  const out: LabDiagnostic[] = [];
+  const seen = new Set<string>();
+  goals.forEach((g, i) => {
+    if (seen.has(g.id))
+      out.push(
+        diag(
+          at(['goals', i, 'id']),
+          `goals.${i}.id`,
+          `goal id '${g.id}' is used twice; ids must be unique`,
+        ),
+      );
+    seen.add(g.id);
+    const refs: [(string | number)[], string][] = [];
+    if (g.expect?.answeredBy) refs.push([['expect', 'answeredBy'], g.expect.answeredBy]);
+    if (g.expect?.srcSeen) refs.push([['expect', 'srcSeen'], g.expect.srcSeen]);
+    for (const k of Object.keys(g.expect?.split ?? {})) refs.push([['expect', 'split', k], k]);
+    for (const key of ['passes', 'never'] as const)
+      g[key]?.forEach((s, j) => stepHosts(s).forEach((h) => refs.push([[key, j, 'host'], h])));
+    for (const [p, text] of refs)
+      for (const w of badPlaceholders(text))
+        out.push(
+          diag(
+            at(['goals', i, ...p]),
+            `goals.${i}.${p.join('.')}`,
+            `'${w}' is not a placeholder; use ${PLACEHOLDERS.join(', ')}`,
+          ),
+        );
+  });
+  return out;
+}
+
+function resolveStart(
+  def: ExerciseDef,
+  opts: LoadOptions,
+  at: (p: (string | number)[]) => Span,
+): { start: StartState | null; diagnostics: LabDiagnostic[] } {
+  const s = def.start;
+  const editable = s.editable ?? ['manifests'];
+  let cluster: ClusterSpec;
+  let base = '';
+  if (s.scenario) {
+    const known = opts.scenarios ?? {};
+    const text = known[s.scenario];
+    if (text === undefined)
+      return {
+        start: null,
+        diagnostics: [
+          diag(
+            at(['start', 'scenario']),
+            'start.scenario',
+            `no scenario '${s.scenario}'; scenarios are ${Object.keys(known).sort().join(', ') || 'none'}`,
+          ),
+        ],
+      };
+    const loaded = loadScenario(text, { validate: false }).scenario;
+    if (!loaded)
+      return {
+        start: null,
+        diagnostics: [
+          diag(
+            at(['start', 'scenario']),
+            'start.scenario',
+            `scenario '${s.scenario}' does not load`,
+          ),
+        ],
+      };
+    const resolved = resolveVariant(loaded.def, s.variant);
+    if ('error' in resolved)
+      return {
+        start: null,
+        diagnostics: [diag(at(['start', 'variant']), 'start.variant', resolved.error)],
+      };
+    cluster = s.cluster
+      ? patchCluster(resolved.cluster, s.cluster as ClusterPatch)
+      : resolved.cluster;
+    base = resolved.manifests;
+  } else {
+    cluster = s.cluster as ClusterSpec;
+  }
+  const own = editable.includes('manifests');
+  return {
+    start: {
+      cluster,
+      manifests: s.manifests ?? (own ? base : ''),
+      fixed: s.fixedManifests ?? (own ? '' : base),
+      editable,
+      scenario: s.scenario ?? null,
+      variant: s.variant ?? null,
+    },
+    diagnostics: [],
+  };
+}
+
+/** Reads an exercise file. On errors, `exercise` is null and diagnostics say where. */
+export function loadExercise(
+  text: string,
+  opts: LoadOptions = {},
+): { exercise: LoadedExercise | null; diagnostics: LabDiagnostic[] } {
+  const stream = parseStream(text);
+  const diagnostics: LabDiagnostic[] = stream.problems.map((p) => diag(p.span, 'YAML', p.message));
+  const doc = stream.docs[0];
+  if (!doc) {
+    if (!diagnostics.length) diagnostics.push(diag(NO_SPAN, '', 'the exercise file is empty'));
+    return { exercise: null, diagnostics };
+  }
+  if (stream.docs.length > 1)
+    diagnostics.push(
+      diag(
+        stream.docs[1]?.span([]) ?? NO_SPAN,
+        '',
+        'an exercise file holds one document; put manifests inside `manifests: |`',
+      ),
+    );
+  diagnostics.push(...schemaDiagnostics(doc, validate(doc.value), 'an exercise'));
+  if (diagnostics.length) return { exercise: null, diagnostics };
+  const def = doc.value as ExerciseDef;
+  const at = (p: (string | number)[]) => doc.span(p);
+  diagnostics.push(...goalChecks(def.goals, at));
+  const { start, diagnostics: startProblems } = resolveStart(def, opts, at);
+  diagnostics.push(...startProblems);
+  if (diagnostics.length || !start) return { exercise: null, diagnostics };
+  const lines = text.split('\n');
+  return {
+    exercise: {
+      id: def.id ?? opts.id ?? 'exercise',
+      def,
+      start,
+      span: (p) => doc.span(p),
+      blockAt: (p) => blockStart(lines, doc.span(p)),
+    },
+    diagnostics,
+  };
+}
