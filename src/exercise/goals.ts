@@ -6,6 +6,7 @@
  */
 import { addressOf, answeredByMatches, classify } from '../cluster/expect.ts';
 import { networkOf, probeFor } from '../cluster/lab.ts';
+import { resolveSender } from '../cluster/targets.ts';
 import type { BuiltCluster } from '../cluster/topology.ts';
 import type { I18nText, RunView } from '../cluster/types.ts';
 import { enumerateOutcomes, type Outcome } from '../engine/index.ts';
@@ -61,7 +62,14 @@ function answererLabel(c: BuiltCluster, o: Outcome): I18nText {
 }
 
 /** Checks one sender × destination pair; null when the goal holds for it. */
-function checkPair(c: BuiltCluster, g: GoalDef, from: string, to: string): GoalFailure | null {
+function checkPair(c: BuiltCluster, g: GoalDef, from: string, dest: string): GoalFailure | null {
+  // A destination may name the sender's node: localhost-nodeport/web@$from-node.
+  const sent = resolveSender(c, from);
+  const to = substitute(dest, {
+    from,
+    fromNode: 'ok' in sent ? nodeOf(c, sent.ok.host) : null,
+    toNode: null,
+  });
   const resolved = probeFor(c, { from, to, ...(g.proto ? { proto: g.proto } : {}) });
   if ('error' in resolved)
     return fail(
@@ -188,7 +196,7 @@ function checkPair(c: BuiltCluster, g: GoalDef, from: string, to: string): GoalF
         return fail(
           from,
           to,
-          { en: `expected ${t.en} on the way`, zh: `期望途中经过${t.zh}` },
+          { en: `expected ${t.en} on the way`, zh: `期望途中经过 ${t.zh}` },
           instead(r),
         );
       }
@@ -205,7 +213,7 @@ function checkPair(c: BuiltCluster, g: GoalDef, from: string, to: string): GoalF
           to,
           {
             en: `expected no ${t.en.replace(/^a /, '')}, but it met ${at.en}`,
-            zh: `期望途中没有${t.zh}，但它经过了${at.zh}`,
+            zh: `期望途中没有 ${t.zh}，但它经过了 ${at.zh}`,
           },
           instead(r),
         );

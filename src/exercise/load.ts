@@ -108,6 +108,18 @@ function goalChecks(goals: readonly GoalDef[], at: (p: (string | number)[]) => S
       );
     seen.add(g.id);
     const refs: [(string | number)[], string][] = [];
+    const tos = typeof g.to === 'string' ? [g.to] : g.to;
+    tos.forEach((t, j) => {
+      refs.push([typeof g.to === 'string' ? ['to'] : ['to', j], t]);
+      if (t.includes('$to-node'))
+        out.push(
+          diag(
+            at(['goals', i, 'to']),
+            `goals.${i}.to`,
+            "a destination cannot name its own node; use $from-node (the sender's node)",
+          ),
+        );
+    });
     if (g.expect?.answeredBy) refs.push([['expect', 'answeredBy'], g.expect.answeredBy]);
     if (g.expect?.srcSeen) refs.push([['expect', 'srcSeen'], g.expect.srcSeen]);
     for (const k of Object.keys(g.expect?.split ?? {})) refs.push([['expect', 'split', k], k]);

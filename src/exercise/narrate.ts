@@ -132,11 +132,13 @@ function clauses(c: BuiltCluster, run: RunView): I18nText[] {
           en: `the answer reached ${e.host} from ${addr(p.dst, p.dport)}, an address it never connected to, so ${e.host} reset it`,
           zh: `应答从 ${addr(p.dst, p.dport)} 直接回到 ${e.host}，这不是它连接的地址，于是 ${e.host} 回了 RST`,
         });
-      else if (e.explain.key === 'send.rst-no-listener')
+      else if (e.explain.key === 'send.rst-no-listener') {
+        const who = whoText(c, e.host);
         out.push({
-          en: `nothing listens on ${addr(p.src, p.sport)} on ${e.host}, so the kernel answered with a reset`,
-          zh: `${e.host} 上没有进程监听 ${addr(p.src, p.sport)}，内核回了 RST`,
+          en: `nothing listens on ${addr(p.src, p.sport)} in ${who.en}, so its kernel answered with a reset`,
+          zh: `${who.zh} 里没有进程监听 ${addr(p.src, p.sport)}，它的内核回了 RST`,
         });
+      }
     }
   }
   const o = run.outcome;

@@ -128,7 +128,7 @@ export function stepText(s: StepMatch, ctx: PairContext): I18nText {
     .join(' ');
   const zhBase = what
     ? place
-      ? `${place} 的 ${what}`
+      ? `${place}${place.endsWith('上') ? '' : ' '}的 ${what}`
       : what
     : hook || s.chain
       ? place
