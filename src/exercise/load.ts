@@ -4,7 +4,7 @@
  * checked for what a schema cannot say (the scenario exists, goal ids are unique, placeholders are
  * known). The starting state is resolved here: cluster, the editor's text, the fixed part.
  */
-import Ajv from 'ajv';
+import Ajv, { type ErrorObject } from 'ajv';
 import {
   blockStart,
   loadScenario,
@@ -62,10 +62,25 @@ function validate(value: unknown) {
     ajv.addSchema({ ...scenarioSchema, $id: 'https://hookpath.dev/cluster/scenario.schema.json' });
     validator = ajv.compile(schema);
   }
-  // `if`/`then` and `oneOf` add a summary error beside the precise ones: keep the precise ones.
-  return validator(value)
-    ? []
-    : (validator.errors ?? []).filter((e) => e.keyword !== 'if' && e.keyword !== 'oneOf');
+  if (validator(value)) return [];
+  const errors = validator.errors ?? [];
+  // `if`/`then` and `oneOf` add a summary beside the precise errors: keep the precise ones. An
+  // `anyOf` of required fields ("expect, passes or never") becomes one error naming them all.
+  const anyOf = errors.filter((e) => e.keyword === 'anyOf');
+  const inAnyOf = (e: ErrorObject) =>
+    anyOf.some((a) => e.instancePath === a.instancePath && e.schemaPath.startsWith(a.schemaPath));
+  return errors
+    .filter(
+      (e) =>
+        e.keyword !== 'if' && e.keyword !== 'oneOf' && !(e.keyword === 'required' && inAnyOf(e)),
+    )
+    .map((e) => {
+      if (e.keyword !== 'anyOf') return e;
+      const names = errors
+        .filter((x) => x.keyword === 'required' && inAnyOf(x) && x.instancePath === e.instancePath)
+        .map((x) => (x.params as { missingProperty: string }).missingProperty);
+      return names.length ? { ...e, message: `needs at least one of ${names.join(', ')}` } : e;
+    });
 }
 
 function diag(span: Span, path: string, message: string): LabDiagnostic {

@@ -101,16 +101,14 @@ export function eventPlace(e: TraceEvent): I18nText {
 /** "a DROP in raw PREROUTING (chain NODEPORT-GUARD) on core-1" in both languages. */
 export function stepText(s: StepMatch, ctx: PairContext): I18nText {
   const join = (v: readonly string[] | null, sep: string) => (v ? v.join(sep) : null);
-  const what =
-    join(list(s.target), ' / ') ??
-    join(list(s.verdict), ' / ') ??
-    (s.rule !== undefined ? 'rule' : null);
+  const action = join(list(s.target), ' / ') ?? join(list(s.verdict), ' / ');
+  const what = action ?? (s.rule !== undefined ? 'rule' : null);
   const hook = [join(list(s.table), '/'), join(list(s.hook), '/')].filter(Boolean).join(' ');
   const hosts = join(list(s.host)?.map((h) => substitute(h, ctx)) ?? null, ' / ');
   const pkt = s.packet === 'reply' || s.packet === 'request' ? s.packet : null;
   const en = [
     what ? `a ${what}` : hook || s.chain ? '' : `host ${hosts ?? '?'}`,
-    s.rule !== undefined ? `(a rule containing "${s.rule}")` : '',
+    s.rule === undefined ? '' : action ? `(rule containing "${s.rule}")` : `containing "${s.rule}"`,
     hook ? `${what ? 'in ' : ''}${hook}` : '',
     s.chain ? `${what || hook ? 'in ' : ''}chain ${s.chain}` : '',
     hosts && (what || hook || s.chain) ? `on ${hosts}` : '',
