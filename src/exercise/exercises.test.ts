@@ -78,3 +78,16 @@ describe('exercises/*.yaml', () => {
     });
   }
 });
+
+describe('the README example', () => {
+  it('is a complete exercise that passes the check', () => {
+    const readme = readFileSync(join(EXERCISE_DIR, '../README.md'), 'utf8');
+    const section = readme.split('## Write an exercise')[1] ?? '';
+    const example = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] ?? '')[1];
+    const { exercise, diagnostics } = loadExercise(example ?? '', { scenarios: SCENARIOS });
+    expect(diagnostics).toEqual([]);
+    if (!exercise) throw new Error('no exercise');
+    const c = checkExercise(exercise);
+    expect(c.ok).toBe(true);
+  });
+});
