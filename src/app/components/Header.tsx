@@ -7,6 +7,7 @@ import { browserStorage, loadEdit } from '../store/persist.ts';
 import { encodeShare, SHARE_PARAM } from '../store/share.ts';
 import type { Lang } from '../i18n/index.ts';
 import { Icon } from './Icon.tsx';
+import { ExerciseLauncher } from '../exercise/ExerciseLauncher.tsx';
 
 export function Header({
   scenarios,
@@ -78,6 +79,10 @@ export function Header({
             data-testid="scenario-picker"
             title={title}
           >
+            {/* A scenario not in the catalog (an exercise's) is shown as what it is. */}
+            {scenario && !scenarios.some((s) => s.id === scenario.id) && (
+              <option value={scenario.id}>{scenario.title[lang]}</option>
+            )}
             {scenarios.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.title[lang]}
@@ -104,6 +109,7 @@ export function Header({
         )}
       </div>
       <div className="header-actions">
+        {!embed && <ExerciseLauncher />}
         {embed ? (
           <a
             className="button text"

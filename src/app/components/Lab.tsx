@@ -14,6 +14,8 @@ import { useShortcuts } from './useShortcuts.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import type { LabStore } from '../store/lab-store.ts';
 import type { ScenarioEntry } from '../scenario/entry.ts';
+import { ExercisePanel } from '../exercise/ExercisePanel.tsx';
+import { FixedParts } from '../exercise/FixedParts.tsx';
 
 export interface LabProps {
   readonly store: LabStore;
@@ -46,9 +48,13 @@ export function Lab({ store, scenarios, editor, embed }: LabProps) {
         <div className="lab-grid">
           {showEditor && (
             <div className="lab-editor">
+              <ErrorBoundary label="Exercise">
+                <ExercisePanel />
+              </ErrorBoundary>
               <ErrorBoundary label="Editor">
                 <EditorPane mode={editorReady ? editor : 'plain'} />
               </ErrorBoundary>
+              <FixedParts />
             </div>
           )}
           <main className="lab-main">

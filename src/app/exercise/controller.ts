@@ -32,6 +32,8 @@ export interface ExerciseControllerOptions {
   /** The page's address (tests pass their own); the bar is kept in step with the open exercise. */
   readonly location?: { readonly href: string } | null;
   readonly history?: { replaceState(data: unknown, unused: string, url: string): void } | null;
+  /** Where `hashchange` fires: a link pasted into this tab opens its exercise too. */
+  readonly events?: Pick<EventTarget, 'addEventListener' | 'removeEventListener'> | null;
 }
 
 export interface ExerciseController {
@@ -146,6 +148,11 @@ export function createExerciseController(
   const unsubProgress = store.subscribe((s, prev) => {
     if (s.progress !== prev.progress) saveProgress(kv, s.progress);
   });
+  const onHash = () => {
+    const carried = exerciseParam(new URL(opts.location?.href ?? 'http://localhost/').hash);
+    if (carried) void controller.openCarried(carried);
+  };
+  opts.events?.addEventListener('hashchange', onHash);
 
   const controller: ExerciseController = {
     store,
@@ -248,6 +255,7 @@ export function createExerciseController(
       if (timer) clearTimeout(timer);
       unsubLab();
       unsubProgress();
+      opts.events?.removeEventListener('hashchange', onHash);
     },
   };
   return controller;

@@ -64,7 +64,8 @@ export function openExercise(
   const { def, start } = exercise;
   const scenario: ScenarioDef = {
     title: def.title,
-    description: def.task,
+    // The task panel shows the task; the header stays short.
+    description: { en: '', zh: '' },
     cluster: start.cluster,
     manifests: start.manifests,
     ...(start.fixed.trim() ? { fixedManifests: start.fixed } : {}),
