@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePrefs } from '../components/prefs.tsx';
 import type { ExerciseCard } from './card.ts';
@@ -11,8 +12,12 @@ export function SuccessView({ c, card }: { c: ExerciseController; card: Exercise
   // Re-render when the catalog arrives (the next exercise is taken from it).
   useExercise(c, (s) => s.catalog);
   const next = c.next();
+  const ref = useRef<HTMLElement>(null);
+  // Brought into view when it appears (the panel may be scrolled to the hints); focus stays where
+  // the learner is typing.
+  useEffect(() => ref.current?.scrollIntoView?.({ block: 'nearest' }), []);
   return (
-    <section className="success" aria-labelledby="success-title" data-testid="success">
+    <section ref={ref} className="success" aria-labelledby="success-title" data-testid="success">
       <h4 id="success-title">
         <span aria-hidden="true">✓</span> {t('success.title')}
       </h4>
