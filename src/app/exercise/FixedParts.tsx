@@ -24,7 +24,7 @@ function Parts({ c }: { c: ExerciseController }) {
   return (
     <details className="panel fixed-parts" data-testid="fixed-parts">
       <summary>
-        <span aria-hidden="true">🔒</span> {t('readonly.title')} ({parts.length})
+        {t('readonly.title')} ({parts.length})
       </summary>
       {parts.map((p, i) => (
         <div key={i} className="fixed-part">

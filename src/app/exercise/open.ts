@@ -33,7 +33,10 @@ export const scenarioIdOf = (exerciseId: string) => `exercise:${exerciseId}`;
 function probesOf(def: ExerciseDef): ProbeDef[] {
   return def.goals.flatMap((g) => {
     const from = typeof g.from === 'string' ? g.from : g.from[0];
-    const to = typeof g.to === 'string' ? g.to : g.to[0];
+    const node = /^node\/([^/]+)/.exec(from ?? '')?.[1];
+    const first = typeof g.to === 'string' ? g.to : g.to[0];
+    // A node sender's own node is known without the cluster: localhost-nodeport/web@$from-node.
+    const to = node ? first?.replace('$from-node', node) : first;
     return from && to && !to.includes('$')
       ? [{ name: g.text.en, from, to, ...(g.proto ? { proto: g.proto } : {}), expect: {} }]
       : [];
