@@ -3,37 +3,11 @@
  * NodeConfig documents applied, and manifests the editor does not show (an exercise's fixed part).
  */
 import type { ManifestDiagnostic } from '../kube/manifests/index.ts';
+import { manifestDiagnostic, unplaced } from './diagnostic.ts';
 import { applyNodeConfigs } from './node-config.ts';
 import type { ClusterSpec } from './scenario.ts';
 import { buildCluster, type BuiltCluster } from './topology.ts';
 import type { LabDiagnostic } from './types.ts';
-
-export function manifestDiagnostic(d: ManifestDiagnostic): LabDiagnostic {
-  return {
-    severity: d.severity,
-    source: 'manifests',
-    line: d.span.line,
-    column: d.span.column,
-    endLine: d.span.endLine,
-    endColumn: d.span.endColumn,
-    path: d.path,
-    message: d.message,
-  };
-}
-
-/** A scenario-level error that has a field but no position in the text. */
-export function unplaced(path: string, message: string): LabDiagnostic {
-  return {
-    severity: 'error',
-    source: 'scenario',
-    line: 0,
-    column: 0,
-    endLine: 0,
-    endColumn: 0,
-    path,
-    message,
-  };
-}
 
 /**
  * Builds the cluster. The fixed manifests follow the edited ones in one stream, so positions in

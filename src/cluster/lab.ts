@@ -6,10 +6,11 @@ import { buildNetwork, enumerateOutcomes, type Network, type ProbeSpec } from '.
 import { loadScenario, resolveVariant, type LoadedScenario, type ProbeDef } from './scenario.ts';
 import { pathChoices, resolveSender, resolveTarget } from './targets.ts';
 import type { BuiltCluster } from './topology.ts';
-import { composeCluster, unplaced } from './compose.ts';
+import { composeCluster } from './compose.ts';
+import { unplaced } from './diagnostic.ts';
 import type { LabDiagnostic, LabResult, PathSelection, RunView } from './types.ts';
 
-export { manifestDiagnostic } from './compose.ts';
+export { manifestDiagnostic } from './diagnostic.ts';
 
 export interface LabInput {
   /** The scenario file's text. */

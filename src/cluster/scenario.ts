@@ -5,6 +5,7 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import { parseStream, NO_SPAN, type SourceDoc, type Span } from '../kube/manifests/yaml-source.ts';
 import schema from './scenario.schema.json' with { type: 'json' };
+import { diagnosticAt } from './diagnostic.ts';
 import type { I18nText, LabDiagnostic } from './types.ts';
 
 export interface ProcessSpec {
@@ -138,22 +139,33 @@ function validate(value: unknown): ErrorObject[] {
   return validator(value) ? [] : [...(validator.errors ?? [])];
 }
 
-function diag(
-  span: Span,
-  path: string,
-  message: string,
-  severity: 'error' | 'warning' = 'error',
-): LabDiagnostic {
-  return {
-    severity,
-    source: 'scenario',
-    line: span.line,
-    column: span.column,
-    endLine: span.endLine,
-    endColumn: span.endColumn,
-    path,
-    message,
-  };
+const diag = (span: Span, path: string, message: string): LabDiagnostic =>
+  diagnosticAt('scenario', span, path, message);
+
+/**
+ * A file that holds one YAML document (a scenario, an exercise): the document, or why not, with
+ * positions; `what` names the file in the messages ("scenario", "exercise").
+ */
+export function readOneDocument(
+  text: string,
+  what: string,
+): { doc: SourceDoc | null; diagnostics: LabDiagnostic[] } {
+  const stream = parseStream(text);
+  const diagnostics: LabDiagnostic[] = stream.problems.map((p) => diag(p.span, 'YAML', p.message));
+  const doc = stream.docs[0] ?? null;
+  if (!doc) {
+    if (!diagnostics.length) diagnostics.push(diag(NO_SPAN, '', `the ${what} file is empty`));
+    return { doc, diagnostics };
+  }
+  if (stream.docs.length > 1)
+    diagnostics.push(
+      diag(
+        stream.docs[1]?.span([]) ?? NO_SPAN,
+        '',
+        `${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what} file holds one document; put manifests inside \`manifests: |\``,
+      ),
+    );
+  return { doc, diagnostics };
 }
 
 /** JSON Schema errors of a YAML document as positioned diagnostics (field path, what to do). */
@@ -223,21 +235,8 @@ export function loadScenario(
   scenario: LoadedScenario | null;
   diagnostics: LabDiagnostic[];
 } {
-  const stream = parseStream(text);
-  const diagnostics: LabDiagnostic[] = stream.problems.map((p) => diag(p.span, 'YAML', p.message));
-  const doc = stream.docs[0];
-  if (!doc) {
-    if (!diagnostics.length) diagnostics.push(diag(NO_SPAN, '', 'the scenario file is empty'));
-    return { scenario: null, diagnostics };
-  }
-  if (stream.docs.length > 1)
-    diagnostics.push(
-      diag(
-        stream.docs[1]?.span([]) ?? NO_SPAN,
-        '',
-        'a scenario file holds one document; put manifests inside `manifests: |`',
-      ),
-    );
+  const { doc, diagnostics } = readOneDocument(text, 'scenario');
+  if (!doc) return { scenario: null, diagnostics };
   if (options.validate !== false)
     diagnostics.push(...schemaDiagnostics(doc, validate(doc.value), 'scenario'));
   if (diagnostics.some((d) => d.severity === 'error')) return { scenario: null, diagnostics };

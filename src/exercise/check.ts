@@ -4,6 +4,7 @@
  * reference answer must meet them all.
  */
 import { composeCluster } from '../cluster/compose.ts';
+import { diagnosticAt } from '../cluster/diagnostic.ts';
 import { NODE_CONFIG_KIND } from '../cluster/node-config.ts';
 import type { I18nText, LabDiagnostic } from '../cluster/types.ts';
 import { isRecord, parseStream, type Span } from '../kube/manifests/yaml-source.ts';
@@ -17,18 +18,8 @@ const EDIT_TEXT: Record<Editable, string> = {
   kubeProxy: 'kube-proxy settings (NodeConfig spec.kubeProxy)',
 };
 
-function problem(span: Span, path: string, message: string): LabDiagnostic {
-  return {
-    severity: 'error',
-    source: 'manifests',
-    line: span.line,
-    column: span.column,
-    endLine: span.endLine,
-    endColumn: span.endColumn,
-    path,
-    message,
-  };
-}
+const problem = (span: Span, path: string, message: string): LabDiagnostic =>
+  diagnosticAt('manifests', span, path, message);
 
 /** Parts of the answer the exercise does not let the learner change. */
 export function editabilityProblems(

@@ -9,6 +9,7 @@ import {
   blockStart,
   loadScenario,
   patchCluster,
+  readOneDocument,
   resolveVariant,
   schemaDiagnostics,
   type ClusterPatch,
@@ -16,7 +17,8 @@ import {
 } from '../cluster/scenario.ts';
 import scenarioSchema from '../cluster/scenario.schema.json' with { type: 'json' };
 import type { LabDiagnostic } from '../cluster/types.ts';
-import { parseStream, NO_SPAN, type Span } from '../kube/manifests/yaml-source.ts';
+import type { Span } from '../kube/manifests/yaml-source.ts';
+import { diagnosticAt } from '../cluster/diagnostic.ts';
 import schema from './exercise.schema.json' with { type: 'json' };
 import type { Editable, ExerciseDef, GoalDef, StepMatch } from './types.ts';
 
@@ -85,18 +87,8 @@ function validate(value: unknown) {
     });
 }
 
-function diag(span: Span, path: string, message: string): LabDiagnostic {
-  return {
-    severity: 'error',
-    source: 'scenario',
-    line: span.line,
-    column: span.column,
-    endLine: span.endLine,
-    endColumn: span.endColumn,
-    path,
-    message,
-  };
-}
+const diag = (span: Span, path: string, message: string): LabDiagnostic =>
+  diagnosticAt('scenario', span, path, message);
 
 export const PLACEHOLDERS = ['$from', '$from-node', '$to-node'] as const;
 
@@ -162,40 +154,24 @@ function resolveStart(
 ): { start: StartState | null; diagnostics: LabDiagnostic[] } {
   const s = def.start;
   const editable = s.editable ?? ['manifests'];
+  const fail = (field: 'scenario' | 'variant', message: string) => ({
+    start: null,
+    diagnostics: [diag(at(['start', field]), `start.${field}`, message)],
+  });
   let cluster: ClusterSpec;
   let base = '';
   if (s.scenario) {
     const known = opts.scenarios ?? {};
     const text = known[s.scenario];
     if (text === undefined)
-      return {
-        start: null,
-        diagnostics: [
-          diag(
-            at(['start', 'scenario']),
-            'start.scenario',
-            `no scenario '${s.scenario}'; scenarios are ${Object.keys(known).sort().join(', ') || 'none'}`,
-          ),
-        ],
-      };
+      return fail(
+        'scenario',
+        `no scenario '${s.scenario}'; scenarios are ${Object.keys(known).sort().join(', ') || 'none'}`,
+      );
     const loaded = loadScenario(text, { validate: false }).scenario;
-    if (!loaded)
-      return {
-        start: null,
-        diagnostics: [
-          diag(
-            at(['start', 'scenario']),
-            'start.scenario',
-            `scenario '${s.scenario}' does not load`,
-          ),
-        ],
-      };
+    if (!loaded) return fail('scenario', `scenario '${s.scenario}' does not load`);
     const resolved = resolveVariant(loaded.def, s.variant);
-    if ('error' in resolved)
-      return {
-        start: null,
-        diagnostics: [diag(at(['start', 'variant']), 'start.variant', resolved.error)],
-      };
+    if ('error' in resolved) return fail('variant', resolved.error);
     cluster = s.cluster
       ? patchCluster(resolved.cluster, s.cluster as ClusterPatch)
       : resolved.cluster;
@@ -222,21 +198,8 @@ export function loadExercise(
   text: string,
   opts: LoadOptions = {},
 ): { exercise: LoadedExercise | null; diagnostics: LabDiagnostic[] } {
-  const stream = parseStream(text);
-  const diagnostics: LabDiagnostic[] = stream.problems.map((p) => diag(p.span, 'YAML', p.message));
-  const doc = stream.docs[0];
-  if (!doc) {
-    if (!diagnostics.length) diagnostics.push(diag(NO_SPAN, '', 'the exercise file is empty'));
-    return { exercise: null, diagnostics };
-  }
-  if (stream.docs.length > 1)
-    diagnostics.push(
-      diag(
-        stream.docs[1]?.span([]) ?? NO_SPAN,
-        '',
-        'an exercise file holds one document; put manifests inside `manifests: |`',
-      ),
-    );
+  const { doc, diagnostics } = readOneDocument(text, 'exercise');
+  if (!doc) return { exercise: null, diagnostics };
   if (opts.validate !== false)
     diagnostics.push(...schemaDiagnostics(doc, validate(doc.value), 'an exercise'));
   if (diagnostics.length) return { exercise: null, diagnostics };

@@ -5,19 +5,16 @@
  */
 import { parse } from 'yaml';
 import type { I18nText } from '../../cluster/types.ts';
-import { TOPICS, type Difficulty, type Topic } from '../../exercise/types.ts';
+import { TOPICS, type Difficulty, type ExerciseDef, type Topic } from '../../exercise/types.ts';
 
-export interface ExerciseCard {
+export interface ExerciseCard extends Pick<
+  ExerciseDef,
+  'title' | 'task' | 'takeaway' | 'topics' | 'difficulty' | 'minutes'
+> {
   readonly id: string;
   /** Where it came from: the lab's own exercises/, or an instructor's link. */
   readonly source: 'builtin' | 'url';
   readonly text: string;
-  readonly title: I18nText;
-  readonly task: I18nText;
-  readonly takeaway: I18nText;
-  readonly topics: readonly Topic[];
-  readonly difficulty: Difficulty;
-  readonly minutes: number;
   readonly order: number;
   readonly scenario: string | null;
   readonly goals: readonly { readonly id: string; readonly text: I18nText }[];

@@ -5,23 +5,13 @@
  * validated like a file before it opens.
  */
 import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
+import { fromBase64Url, toBase64Url } from '../store/share.ts';
 
 export const EXERCISE_PARAM = 'exercise';
 /** Unpacked exercise text, at most. The lab's own exercises are 5–12 KB. */
 export const MAX_EXERCISE_BYTES = 64 * 1024;
 /** Packed, in the URL, at most (browsers and servers cut long URLs). */
 export const MAX_PARAM_CHARS = 48 * 1024;
-
-function toBase64Url(bytes: Uint8Array): string {
-  let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64Url(s: string): Uint8Array {
-  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
-}
 
 export function encodeExercise(text: string): { param: string } | { error: string } {
   const bytes = strToU8(text);
