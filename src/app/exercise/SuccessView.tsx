@@ -15,7 +15,11 @@ export function SuccessView({ c, card }: { c: ExerciseController; card: Exercise
   const ref = useRef<HTMLElement>(null);
   // Brought into view when it appears (the panel may be scrolled to the hints); focus stays where
   // the learner is typing.
-  useEffect(() => ref.current?.scrollIntoView?.({ block: 'nearest' }), []);
+  // (A statement, not the arrow's value: newer Chromium returns a promise from scrollIntoView, and
+  // React would take it for the effect's cleanup.)
+  useEffect(() => {
+    ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, []);
   return (
     <section ref={ref} className="success" aria-labelledby="success-title" data-testid="success">
       <h4 id="success-title">
