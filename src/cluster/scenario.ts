@@ -135,7 +135,8 @@ export interface LoadedScenario {
 let validator: ReturnType<Ajv['compile']> | null = null;
 
 function validate(value: unknown): ErrorObject[] {
-  if (!validator) validator = new Ajv({ allErrors: true, strict: false }).compile(schema);
+  if (!validator)
+    validator = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(schema);
   return validator(value) ? [] : [...(validator.errors ?? [])];
 }
 

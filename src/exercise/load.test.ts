@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAnswer, editabilityProblems, loadExercise } from './index.ts';
+import { checkAnswer, checkExercise, editabilityProblems, loadExercise } from './index.ts';
 import { exerciseText, SCENARIOS } from './testing.ts';
 
 const GOAL = `- id: ssh
@@ -144,5 +144,71 @@ spec:
     const r = checkAnswer(exercise, text);
     expect(r).toMatchObject({ ok: false, goals: [], solved: false });
     expect(r.diagnostics[0]).toMatchObject({ source: 'manifests', line: lineOf(text, '800000') });
+  });
+});
+
+describe('an exercise with its own cluster (no scenario)', () => {
+  const text = `title: { en: "Inline", zh: "内联" }
+task: { en: "Reach sshd.", zh: "连上 sshd。" }
+takeaway: { en: "Done.", zh: "完成。" }
+topics: [hook-order]
+difficulty: beginner
+minutes: 3
+start:
+  cluster:
+    nodes:
+      - name: n1
+        ip: 192.168.50.38
+        processes: [{ name: sshd, listen: "0.0.0.0:22" }]
+    clients: [{ name: laptop, ip: 192.168.50.10 }]
+  manifests: |
+    # nothing yet
+goals:
+  - id: ssh
+    text: { en: "sshd answers", zh: "sshd 应答" }
+    from: client/laptop
+    to: node/n1:22
+    expect: { answeredBy: node/n1/sshd }
+  - id: web
+    text: { en: "a web pod answers on 30080", zh: "30080 上有 web Pod 应答" }
+    from: client/laptop
+    to: nodeport/web@n1
+    expect: { outcome: answered }
+hints: [{ en: "Add a NodePort Service.", zh: "加一个 NodePort Service。" }]
+solutions:
+  - title: { en: "A pod and a NodePort", zh: "一个 Pod 加一个 NodePort" }
+    manifests: |
+      apiVersion: v1
+      kind: Pod
+      metadata: { name: web, labels: { app: web } }
+      spec:
+        nodeName: n1
+        containers: [{ name: web, image: nginx, ports: [{ containerPort: 8080 }] }]
+      ---
+      apiVersion: v1
+      kind: Service
+      metadata: { name: web }
+      spec:
+        type: NodePort
+        selector: { app: web }
+        ports: [{ port: 80, targetPort: 8080, nodePort: 30080 }]
+`;
+  it('is validated against the scenario format, and checks like the others', () => {
+    const { exercise, diagnostics } = loadExercise(text);
+    expect(diagnostics).toEqual([]);
+    if (!exercise) throw new Error('no exercise');
+    const c = checkExercise(exercise);
+    expect(c.start.goals.map((g) => [g.id, g.pass])).toEqual([
+      ['ssh', true],
+      ['web', false],
+    ]);
+    expect(c.start.goals[1]?.failures[0]?.instead.en).toBe("no Service named 'web'.");
+    expect(c.ok).toBe(true);
+    const bad = where(text.replace('ip: 192.168.50.38', 'ip: 192.168.50'));
+    expect(bad).toEqual([
+      expect.stringMatching(
+        /^11:13 start\.cluster\.nodes\.0\.ip: '192\.168\.50' does not have the expected form/,
+      ),
+    ]);
   });
 });

@@ -60,7 +60,7 @@ let validator: ReturnType<Ajv['compile']> | null = null;
 
 function validate(value: unknown) {
   if (!validator) {
-    const ajv = new Ajv({ allErrors: true, strict: false });
+    const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
     // The exercise schema refers to ../cluster/scenario.schema.json (so editors resolve it from
     // the repository); register the scenario schema at the address that reference resolves to.
     ajv.addSchema({ ...scenarioSchema, $id: 'https://hookpath.dev/cluster/scenario.schema.json' });
