@@ -14,18 +14,20 @@ const uiOnly = [
   'zustand/*',
   'i18next',
 ];
-const coreRestriction = {
+/** The core's rules; `above` are core layers a lower layer must not import. */
+const coreRestriction = (above = []) => ({
   'no-restricted-imports': [
     'error',
     {
       patterns: [
         { group: uiOnly, message: 'The simulation core has no UI dependencies.' },
         { group: ['**/app/**', '**/cli/**', 'node:*'], message: 'The core is platform-neutral.' },
+        ...above,
       ],
     },
   ],
   'no-restricted-globals': ['error', 'window', 'document', 'localStorage', 'process'],
-};
+});
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', '**/*.tmp.ts'] },
@@ -49,6 +51,18 @@ export default tseslint.config(
   {
     files: ['src/engine/**/*.ts', 'src/kube/**/*.ts', 'src/cluster/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: coreRestriction,
+    rules: coreRestriction([
+      {
+        group: ['**/exercise/**'],
+        message:
+          'Exercises sit above the cluster layer; engine, kube and cluster never import them.',
+      },
+    ]),
+  },
+  {
+    // Exercises are core too: the checker runs in the lab's worker and in the CLI.
+    files: ['src/exercise/**/*.ts'],
+    ignores: ['**/*.test.ts', 'src/exercise/testing.ts'],
+    rules: coreRestriction(),
   },
 );

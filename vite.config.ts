@@ -5,21 +5,34 @@ import react from '@vitejs/plugin-react';
 import { pwa } from './src/site/pwa.ts';
 import { socialMeta } from './src/site/site-meta.ts';
 
-/** Publishes the scenario format's JSON Schema at `schema/scenario.schema.json` of the site. */
-function publishScenarioSchema(): Plugin {
-  const file = fileURLToPath(new URL('./src/cluster/scenario.schema.json', import.meta.url));
-  const route = '/schema/scenario.schema.json';
+/**
+ * Publishes the file formats' JSON Schemas under `schema/` of the site: scenarios and exercises.
+ * The exercise schema refers to the scenario schema by its path in the repository; published,
+ * the two sit side by side.
+ */
+function publishSchemas(): Plugin {
+  const schemas = [
+    { route: '/schema/scenario.schema.json', file: './src/cluster/scenario.schema.json' },
+    { route: '/schema/exercise.schema.json', file: './src/exercise/exercise.schema.json' },
+  ].map((s) => ({ ...s, file: fileURLToPath(new URL(s.file, import.meta.url)) }));
+  const source = (file: string) =>
+    readFileSync(file, 'utf8').replaceAll(
+      '../cluster/scenario.schema.json',
+      'scenario.schema.json',
+    );
   return {
-    name: 'hookpath-scenario-schema',
+    name: 'hookpath-schemas',
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
-        if (!req.url?.endsWith(route)) return next();
+        const hit = schemas.find((s) => req.url?.endsWith(s.route));
+        if (!hit) return next();
         res.setHeader('content-type', 'application/schema+json');
-        res.end(readFileSync(file));
+        res.end(source(hit.file));
       });
     },
     generateBundle() {
-      this.emitFile({ type: 'asset', fileName: route.slice(1), source: readFileSync(file) });
+      for (const s of schemas)
+        this.emitFile({ type: 'asset', fileName: s.route.slice(1), source: source(s.file) });
     },
   };
 }
@@ -28,7 +41,7 @@ export default defineConfig({
   // Relative base: the same build works on any static host, under any subpath (GitHub Pages
   // serves /<repo>/), and in an iframe; nothing in it names the repository.
   base: './',
-  plugins: [react(), publishScenarioSchema(), socialMeta(), pwa()],
+  plugins: [react(), publishSchemas(), socialMeta(), pwa()],
   resolve: {
     alias: [
       // monaco-yaml's worker imports monaco's pre-0.5x deep path, which monaco-editor's exports

@@ -8,6 +8,7 @@ import type { UrlFlags } from './boot.ts';
 import type { LabInstance } from './instance.ts';
 import { UpdatePrompt } from './pwa/UpdatePrompt.tsx';
 import type { Updates } from './pwa/updates.ts';
+import { ExerciseProvider } from './exercise/context.tsx';
 
 export function App(props: {
   i18n: i18n;
@@ -22,13 +23,15 @@ export function App(props: {
     <I18nextProvider i18n={props.i18n}>
       <PrefsProvider i18n={props.i18n} initialLang={props.lang}>
         {props.updates && <UpdatePrompt updates={props.updates} />}
-        <Lab
-          store={props.lab.store}
-          scenarios={props.scenarios}
-          editor={props.flags.editor}
-          embed={props.flags.embed}
-          edits={props.lab.edits}
-        />
+        <ExerciseProvider controller={props.lab.exercises}>
+          <Lab
+            store={props.lab.store}
+            scenarios={props.scenarios}
+            editor={props.flags.editor}
+            embed={props.flags.embed}
+            edits={props.lab.edits}
+          />
+        </ExerciseProvider>
       </PrefsProvider>
     </I18nextProvider>
   );

@@ -10,10 +10,13 @@ import { createBrowserClient } from './worker/browser-client.ts';
 import type { LabClient } from './worker/client.ts';
 import { startingPoint, type UrlFlags } from './boot.ts';
 import type { ScenarioEntry } from './scenario/entry.ts';
+import { SCENARIO_FILES } from './scenario/files.ts';
+import { createExerciseController, type ExerciseController } from './exercise/controller.ts';
 
 export interface LabInstance {
   readonly store: LabStore;
   readonly edits: EditChoices;
+  readonly exercises: ExerciseController;
   dispose(): void;
 }
 
@@ -38,7 +41,15 @@ export function createLabInstance(
     events: typeof window === 'undefined' ? null : window,
     clearLink,
   });
-  const start = startingPoint(scenarios, flags, kv);
+  const exercises = createExerciseController(store, client, {
+    storage: kv,
+    scenarios: SCENARIO_FILES,
+    location: globalThis.location ?? null,
+    history: globalThis.history ?? null,
+    events: typeof window === 'undefined' ? null : window,
+  });
+  // An exercise in the address (?exercise=ID, #exercise=…) opens instead of the starting scenario.
+  const start = exercises.startFromAddress() ? null : startingPoint(scenarios, flags, kv);
   if (start) {
     store.actions.loadScenario(start.entry, start.restore, start.extra);
     if (start.badLink) store.actions.setNote({ kind: 'link', reason: start.badLink });
@@ -46,7 +57,9 @@ export function createLabInstance(
   return {
     store,
     edits: controller.edits,
+    exercises,
     dispose() {
+      exercises.dispose();
       controller.dispose();
       client.dispose();
     },

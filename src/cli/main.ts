@@ -18,6 +18,7 @@ import {
 import { outcomeText, traceLines } from './format.ts';
 import { hostFromArgs, probeFromArgs, UsageError } from './host-args.ts';
 import { rulesCommand, runCommand, scenarioTraceCommand } from './scenario-commands.ts';
+import { exerciseCommand } from './exercise-command.ts';
 
 const HELP = `hookpath: where does this packet go?
 
@@ -28,6 +29,9 @@ const HELP = `hookpath: where does this packet go?
   hookpath trace SCENARIO.yaml --from SENDER --to TARGET [--variant ID] [--all] [--json] [--misses] [--explain]
       the hop-by-hop trace; SENDER: client/NAME, pod/NAME, node/NAME; TARGET: vip:22, svc/NAME:PORT,
       lb/NAME:PORT, nodeport/NAME@NODE, localhost-nodeport/NAME@NODE, healthcheck/NAME@NODE, ADDRESS:PORT
+  hookpath exercise check EXERCISE.yaml [--manifests ANSWER.yaml] [--lang en|zh] [--json]
+      without an answer: the start must fail a goal and every reference answer meet all (exit 0);
+      with one: exit 0 when every goal holds, else 1 with each failing goal and why; bad input 2
   hookpath trace --rules FILE (--local ADDRS | --host FILE) PACKET [options]
       one host, from its iptables-save; options below
 
@@ -177,6 +181,8 @@ function main(argv: string[]): number {
         return runCommand(rest);
       case 'rules':
         return rulesCommand(rest);
+      case 'exercise':
+        return exerciseCommand(rest);
       case undefined:
       case 'help':
       case '--help':

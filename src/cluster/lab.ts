@@ -3,11 +3,14 @@
  * everything the UI draws out. Pure and synchronous; the app runs it in a Web Worker.
  */
 import { buildNetwork, enumerateOutcomes, type Network, type ProbeSpec } from '../engine/index.ts';
-import type { ManifestDiagnostic } from '../kube/manifests/index.ts';
 import { loadScenario, resolveVariant, type LoadedScenario, type ProbeDef } from './scenario.ts';
 import { pathChoices, resolveSender, resolveTarget } from './targets.ts';
-import { buildCluster, type BuiltCluster } from './topology.ts';
+import type { BuiltCluster } from './topology.ts';
+import { composeCluster } from './compose.ts';
+import { unplaced } from './diagnostic.ts';
 import type { ClusterView, LabDiagnostic, LabResult, PathSelection, RunView } from './types.ts';
+
+export { manifestDiagnostic } from './diagnostic.ts';
 
 export interface LabInput {
   /** The scenario file's text. */
@@ -46,33 +49,6 @@ const EMPTY: Omit<LabResult, 'diagnostics' | 'ok'> = {
   rules: {},
 };
 
-/** A scenario-level error that has a field but no position in the text. */
-function unplaced(path: string, message: string): LabDiagnostic {
-  return {
-    severity: 'error',
-    source: 'scenario',
-    line: 0,
-    column: 0,
-    endLine: 0,
-    endColumn: 0,
-    path,
-    message,
-  };
-}
-
-export function manifestDiagnostic(d: ManifestDiagnostic): LabDiagnostic {
-  return {
-    severity: d.severity,
-    source: 'manifests',
-    line: d.span.line,
-    column: d.span.column,
-    endLine: d.span.endLine,
-    endColumn: d.span.endColumn,
-    path: d.path,
-    message: d.message,
-  };
-}
-
 /** Builds the cluster of a loaded scenario's variant with the given manifests. */
 export function clusterOf(
   loaded: LoadedScenario,
@@ -87,18 +63,12 @@ export function clusterOf(
       diagnostics: [unplaced('variant', resolved.error)],
     };
   }
-  const cluster = buildCluster(resolved.cluster, manifests ?? resolved.manifests);
-  const ruleDiagnostics: LabDiagnostic[] = cluster.ruleProblems.map((p) =>
-    unplaced(
-      `cluster.nodes[${p.node}].rules`,
-      `line ${p.line}, column ${p.column} of the node's rules: ${p.message}`,
-    ),
+  const composed = composeCluster(
+    resolved.cluster,
+    manifests ?? resolved.manifests,
+    loaded.def.fixedManifests,
   );
-  return {
-    cluster,
-    diagnostics: [...cluster.model.diagnostics.map(manifestDiagnostic), ...ruleDiagnostics],
-    probes: resolved.probes,
-  };
+  return { ...composed, probes: resolved.probes };
 }
 
 /** Resolves a path selection into an engine probe. */

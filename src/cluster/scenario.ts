@@ -3,8 +3,9 @@
  * Schema (src/cluster/scenario.schema.json), variants applied.
  */
 import Ajv, { type ErrorObject } from 'ajv';
-import { parseStream, NO_SPAN, type Span } from '../kube/manifests/yaml-source.ts';
+import { parseStream, NO_SPAN, type SourceDoc, type Span } from '../kube/manifests/yaml-source.ts';
 import schema from './scenario.schema.json' with { type: 'json' };
+import { diagnosticAt } from './diagnostic.ts';
 import type { I18nText, LabDiagnostic } from './types.ts';
 
 export interface ProcessSpec {
@@ -111,6 +112,8 @@ export interface ScenarioDef {
   readonly source?: string;
   readonly cluster: ClusterSpec;
   readonly manifests: string;
+  /** Manifests applied with the editor's but not shown in it (an exercise's read-only part). */
+  readonly fixedManifests?: string;
   readonly probes?: readonly ProbeDef[];
   readonly variants?: readonly VariantDef[];
   readonly notes?: readonly I18nText[];
@@ -132,34 +135,69 @@ export interface LoadedScenario {
 let validator: ReturnType<Ajv['compile']> | null = null;
 
 function validate(value: unknown): ErrorObject[] {
-  if (!validator) validator = new Ajv({ allErrors: true, strict: false }).compile(schema);
+  if (!validator)
+    validator = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(schema);
   return validator(value) ? [] : [...(validator.errors ?? [])];
 }
 
-function diag(
-  span: Span,
-  path: string,
-  message: string,
-  severity: 'error' | 'warning' = 'error',
-): LabDiagnostic {
-  return {
-    severity,
-    source: 'scenario',
-    line: span.line,
-    column: span.column,
-    endLine: span.endLine,
-    endColumn: span.endColumn,
-    path,
-    message,
-  };
+const diag = (span: Span, path: string, message: string): LabDiagnostic =>
+  diagnosticAt('scenario', span, path, message);
+
+/**
+ * A file that holds one YAML document (a scenario, an exercise): the document, or why not, with
+ * positions; `what` names the file in the messages ("scenario", "exercise").
+ */
+export function readOneDocument(
+  text: string,
+  what: string,
+): { doc: SourceDoc | null; diagnostics: LabDiagnostic[] } {
+  const stream = parseStream(text);
+  const diagnostics: LabDiagnostic[] = stream.problems.map((p) => diag(p.span, 'YAML', p.message));
+  const doc = stream.docs[0] ?? null;
+  if (!doc) {
+    if (!diagnostics.length) diagnostics.push(diag(NO_SPAN, '', `the ${what} file is empty`));
+    return { doc, diagnostics };
+  }
+  if (stream.docs.length > 1)
+    diagnostics.push(
+      diag(
+        stream.docs[1]?.span([]) ?? NO_SPAN,
+        '',
+        `${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what} file holds one document; put manifests inside \`manifests: |\``,
+      ),
+    );
+  return { doc, diagnostics };
 }
 
-function ajvMessage(e: ErrorObject): string {
+/** JSON Schema errors of a YAML document as positioned diagnostics (field path, what to do). */
+export function schemaDiagnostics(
+  doc: SourceDoc,
+  errors: readonly ErrorObject[],
+  what: string,
+): LabDiagnostic[] {
+  return errors.map((e) => {
+    const path = e.instancePath
+      .split('/')
+      .slice(1)
+      .map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+    const field =
+      e.keyword === 'additionalProperties'
+        ? [...path, (e.params as { additionalProperty: string }).additionalProperty]
+        : path;
+    return diag(
+      doc.span(field, e.keyword === 'additionalProperties'),
+      field.join('.') || '(top)',
+      ajvMessage(e, what),
+    );
+  });
+}
+
+function ajvMessage(e: ErrorObject, what: string): string {
   switch (e.keyword) {
     case 'required':
       return `'${(e.params as { missingProperty: string }).missingProperty}' is required here`;
     case 'additionalProperties':
-      return `'${(e.params as { additionalProperty: string }).additionalProperty}' is not a field of this part of a scenario; check the spelling`;
+      return `'${(e.params as { additionalProperty: string }).additionalProperty}' is not a field of this part of ${what}; check the spelling`;
     case 'enum':
       return `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'pattern':
@@ -171,6 +209,25 @@ function ajvMessage(e: ErrorObject): string {
   }
 }
 
+/**
+ * Where the text of a string field starts: block scalars (`manifests: |`) begin on the line after
+ * the indicator; `indent` is the indentation of their first line.
+ */
+export function blockStart(
+  lines: readonly string[],
+  span: Span,
+): { readonly line: number; readonly indent: number } {
+  let first = span.line;
+  const indicator = lines[span.line - 1] ?? '';
+  if (/:\s*[|>][-+0-9]*\s*$/.test(indicator) || /^\s*[|>][-+0-9]*\s*$/.test(indicator))
+    first = span.line + 1;
+  for (let i = first - 1; i < lines.length; i++) {
+    const l = lines[i] as string;
+    if (l.trim() !== '') return { line: first, indent: l.length - l.trimStart().length };
+  }
+  return { line: first, indent: 0 };
+}
+
 /** Reads a scenario file. On errors, `scenario` is null and diagnostics say where. */
 export function loadScenario(
   text: string,
@@ -179,57 +236,14 @@ export function loadScenario(
   scenario: LoadedScenario | null;
   diagnostics: LabDiagnostic[];
 } {
-  const stream = parseStream(text);
-  const diagnostics: LabDiagnostic[] = stream.problems.map((p) => diag(p.span, 'YAML', p.message));
-  const doc = stream.docs[0];
-  if (!doc) {
-    if (!diagnostics.length) diagnostics.push(diag(NO_SPAN, '', 'the scenario file is empty'));
-    return { scenario: null, diagnostics };
-  }
-  if (stream.docs.length > 1)
-    diagnostics.push(
-      diag(
-        stream.docs[1]?.span([]) ?? NO_SPAN,
-        '',
-        'a scenario file holds one document; put manifests inside `manifests: |`',
-      ),
-    );
-  for (const e of options.validate === false ? [] : validate(doc.value)) {
-    const path = e.instancePath
-      .split('/')
-      .slice(1)
-      .map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
-    const field =
-      e.keyword === 'additionalProperties'
-        ? [...path, (e.params as { additionalProperty: string }).additionalProperty]
-        : path;
-    diagnostics.push(
-      diag(
-        doc.span(field, e.keyword === 'additionalProperties'),
-        field.join('.') || '(top)',
-        ajvMessage(e),
-      ),
-    );
-  }
+  const { doc, diagnostics } = readOneDocument(text, 'scenario');
+  if (!doc) return { scenario: null, diagnostics };
+  if (options.validate !== false)
+    diagnostics.push(...schemaDiagnostics(doc, validate(doc.value), 'scenario'));
   if (diagnostics.some((d) => d.severity === 'error')) return { scenario: null, diagnostics };
   const def = doc.value as ScenarioDef;
   const lines = text.split('\n');
-  const blockAt = (path: readonly (string | number)[]) => {
-    const span = doc.span(path);
-    // Block scalars (`manifests: |`) start on the line after the indicator; find their indentation.
-    let first = span.line;
-    const indicator = lines[span.line - 1] ?? '';
-    if (/:\s*[|>][-+0-9]*\s*$/.test(indicator) || /^\s*[|>][-+0-9]*\s*$/.test(indicator))
-      first = span.line + 1;
-    let indent = 0;
-    for (let i = first - 1; i < lines.length; i++) {
-      const l = lines[i] as string;
-      if (l.trim() === '') continue;
-      indent = l.length - l.trimStart().length;
-      break;
-    }
-    return { line: first, indent };
-  };
+  const blockAt = (path: readonly (string | number)[]) => blockStart(lines, doc.span(path));
   return {
     scenario: {
       def,
@@ -259,6 +273,19 @@ function patchByName<T extends { readonly name: string }>(
   return out;
 }
 
+export type ClusterPatch = NonNullable<VariantDef['cluster']>;
+
+/** A cluster with a variant's (or an exercise's) patch: fields replaced, nodes patched by name. */
+export function patchCluster(c: ClusterSpec, p: ClusterPatch): ClusterSpec {
+  return {
+    ...c,
+    ...(p.vips ? { vips: p.vips } : {}),
+    ...(p.loadBalancerPool ? { loadBalancerPool: p.loadBalancerPool } : {}),
+    ...(p.kubeProxy ? { kubeProxy: { ...c.kubeProxy, ...p.kubeProxy } } : {}),
+    nodes: patchByName(c.nodes, p.nodes),
+  };
+}
+
 export interface ResolvedScenario {
   readonly cluster: ClusterSpec;
   readonly manifests: string;
@@ -280,15 +307,7 @@ export function resolveVariant(
     return {
       error: `no variant '${variantId}'; variants are ${variants.map((x) => x.id).join(', ') || 'none'}`,
     };
-  const c = def.cluster;
-  const p = v?.cluster;
-  const cluster: ClusterSpec = {
-    ...c,
-    ...(p?.vips ? { vips: p.vips } : {}),
-    ...(p?.loadBalancerPool ? { loadBalancerPool: p.loadBalancerPool } : {}),
-    ...(p?.kubeProxy ? { kubeProxy: { ...c.kubeProxy, ...p.kubeProxy } } : {}),
-    nodes: patchByName(c.nodes, p?.nodes),
-  };
+  const cluster = v?.cluster ? patchCluster(def.cluster, v.cluster) : def.cluster;
   return {
     cluster,
     manifests: v?.manifests ?? def.manifests,

@@ -7,6 +7,7 @@ import { browserStorage, readEdit, type EditRecord } from '../store/persist.ts';
 import { encodeShare, SHARE_PARAM } from '../store/share.ts';
 import type { Lang } from '../i18n/index.ts';
 import { Icon } from './Icon.tsx';
+import { ExerciseLauncher } from '../exercise/ExerciseLauncher.tsx';
 
 const goodOf = (e: EditRecord | null) => (e ? (e.valid ? e.text : e.good) : null);
 
@@ -81,6 +82,10 @@ export function Header({
             data-testid="scenario-picker"
             title={title}
           >
+            {/* A scenario not in the catalog (an exercise's) is shown as what it is. */}
+            {scenario && !scenarios.some((s) => s.id === scenario.id) && (
+              <option value={scenario.id}>{scenario.title[lang]}</option>
+            )}
             {scenarios.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.title[lang]}
@@ -107,6 +112,7 @@ export function Header({
         )}
       </div>
       <div className="header-actions">
+        {!embed && <ExerciseLauncher />}
         {description && !embed && (
           <button
             type="button"

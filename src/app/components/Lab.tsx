@@ -16,6 +16,8 @@ import { EditNotices, EditsProvider } from './EditNotices.tsx';
 import type { EditChoices } from '../store/controller.ts';
 import type { LabStore } from '../store/lab-store.ts';
 import type { ScenarioEntry } from '../scenario/entry.ts';
+import { ExercisePanel } from '../exercise/ExercisePanel.tsx';
+import { FixedParts } from '../exercise/FixedParts.tsx';
 
 export interface LabProps {
   readonly store: LabStore;
@@ -65,9 +67,13 @@ export function Lab({ store, scenarios, editor, embed, edits }: LabProps) {
           <div className="lab-grid">
             {showEditor && (
               <div className="lab-editor">
+                <ErrorBoundary label="Exercise">
+                  <ExercisePanel />
+                </ErrorBoundary>
                 <ErrorBoundary label="Editor">
                   <EditorPane mode={editorReady ? editor : 'plain'} />
                 </ErrorBoundary>
+                <FixedParts />
               </div>
             )}
             <main className="lab-main">

@@ -169,6 +169,42 @@ const endpointSlice: Schema = {
   },
 };
 
+/** The lab's own kind (src/cluster/node-config.ts): host rules and kube-proxy settings per node. */
+const nodeConfig: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    nodeSelector: { ...labels, description: 'Node labels; none: every node.' },
+    rules: str('Host rules as iptables-save text, loaded beside kube-proxy’s.'),
+    kubeProxy: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        nodePortAddresses: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'CIDRs (or "primary") where NodePorts answer; none: every local address.',
+        },
+        localhostNodePorts: {
+          type: 'boolean',
+          description: 'NodePorts on 127.0.0.1 (default true).',
+        },
+        masqueradeAll: { type: 'boolean' },
+        clusterCIDR: { type: ['string', 'null'] },
+      },
+    },
+    sysctls: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        routeLocalnet: { type: 'boolean' },
+        rpFilter: { enum: [0, 1, 2] },
+        ipForward: { type: 'boolean' },
+      },
+    },
+  },
+};
+
 function kind(k: string, apiVersion: string, spec: Schema | null, extra: Schema = {}): Schema {
   return {
     if: { properties: { kind: { const: k } }, required: ['kind'] },
@@ -190,9 +226,9 @@ export const K8S_SCHEMA: Schema = {
   type: 'object',
   required: ['kind'],
   properties: {
-    apiVersion: { enum: ['v1', 'apps/v1', 'discovery.k8s.io/v1'] },
+    apiVersion: { enum: ['v1', 'apps/v1', 'discovery.k8s.io/v1', 'lab.hookpath.io/v1'] },
     kind: {
-      enum: ['Service', 'Deployment', 'Pod', 'DaemonSet', 'EndpointSlice'],
+      enum: ['Service', 'Deployment', 'Pod', 'DaemonSet', 'EndpointSlice', 'NodeConfig'],
       description: 'The lab reads these kinds.',
     },
   },
@@ -205,5 +241,6 @@ export const K8S_SCHEMA: Schema = {
     }),
     kind('DaemonSet', 'apps/v1', { type: 'object', properties: { selector, template } }),
     kind('EndpointSlice', 'discovery.k8s.io/v1', null, endpointSlice),
+    kind('NodeConfig', 'lab.hookpath.io/v1', nodeConfig),
   ],
 };

@@ -17,6 +17,9 @@ export function fakeClient(): LabClient & { inputs: RunInput[] } {
     mode: 'worker',
     dispose() {},
     prefetch() {},
+    async check() {
+      return { kind: 'cancelled' };
+    },
     async run(input): Promise<RunOutcome> {
       inputs.push(input);
       const m = input.manifests ?? '';

@@ -11,6 +11,7 @@ export function createBrowserClient(): LabClient {
             name: 'hookpath-lab',
           }) as unknown as WorkerLike),
     loadInThread: async () => (await import('../../cluster/lab.ts')).runLab,
+    loadCheckInThread: async () => (await import('../../exercise/check.ts')).checkInput,
     timeoutMs: 8000,
   });
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLabClient, type WorkerLike } from './client.ts';
 import { createLabHandler } from './handler.ts';
-import type { RunLab, WorkerRequest, WorkerResponse } from './protocol.ts';
+import type { CheckExercise, RunLab, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { podResult } from '../testing/lab-fixtures.ts';
 
 /** A fake worker running the real handler; `mode` makes it hang or crash. */
@@ -14,11 +14,13 @@ class FakeWorker implements WorkerLike {
   constructor(
     runLab: RunLab,
     private mode: 'ok' | 'hang' | 'crash',
+    check?: CheckExercise,
   ) {
     this.handler = createLabHandler(
       runLab,
       (r) => setTimeout(() => this.onmessage?.({ data: r } as MessageEvent<WorkerResponse>), 1),
       (fn) => setTimeout(fn, 0),
+      check,
     );
   }
   postMessage(msg: WorkerRequest) {
@@ -112,5 +114,37 @@ describe('lab client', () => {
     const o = await client.run(input);
     expect(o.kind).toBe('result');
     expect(client.mode).toBe('in-thread');
+  });
+});
+
+describe('exercise checks through the client', () => {
+  const checker = (i: { answer: string }) => ({
+    ok: true,
+    diagnostics: [],
+    goals: [],
+    solved: i.answer === 'right',
+  });
+  it('checks in the worker; a newer check cancels the older, a run in between is untouched', async () => {
+    const client = createLabClient({
+      createWorker: () => new FakeWorker(runLab, 'ok', checker),
+      loadInThread: async () => runLab,
+    });
+    const a = client.check({ exercise: 'x', answer: 'wrong' });
+    const r = client.run(input);
+    const b = client.check({ exercise: 'x', answer: 'right' });
+    expect(await a).toEqual({ kind: 'cancelled' });
+    expect((await r).kind).toBe('result');
+    const o = await b;
+    expect(o.kind === 'report' && o.report.solved).toBe(true);
+  });
+
+  it('falls back to this thread without Worker support', async () => {
+    const client = createLabClient({
+      createWorker: () => null,
+      loadInThread: async () => runLab,
+      loadCheckInThread: async () => checker,
+    });
+    const o = await client.check({ exercise: 'x', answer: 'right' });
+    expect(o.kind === 'report' && o.report.solved).toBe(true);
   });
 });

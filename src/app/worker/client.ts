@@ -4,8 +4,17 @@
  * worker that dies is restarted and the run retried once, and without Worker support the same
  * handler runs in this thread.
  */
-import { runRequest } from './handler.ts';
-import type { RunInput, RunLab, RunOutcome, WorkerRequest, WorkerResponse } from './protocol.ts';
+import { checkRequest, runRequest } from './handler.ts';
+import type {
+  CheckExercise,
+  CheckInput,
+  CheckOutcome,
+  RunInput,
+  RunLab,
+  RunOutcome,
+  WorkerRequest,
+  WorkerResponse,
+} from './protocol.ts';
 
 /** The part of the Worker API the client uses (tests pass a fake). */
 export interface WorkerLike {
@@ -20,6 +29,8 @@ export interface LabClientOptions {
   createWorker: () => WorkerLike | null;
   /** Loads runLab for the in-thread fallback (a dynamic import keeps it out of the main chunk). */
   loadInThread: () => Promise<RunLab>;
+  /** Loads the exercise checker for the in-thread fallback. */
+  loadCheckInThread?: () => Promise<CheckExercise>;
   timeoutMs?: number;
 }
 
@@ -30,6 +41,8 @@ export interface LabClient {
    * the same input gets its answer instead of starting again.
    */
   prefetch(input: RunInput): void;
+  /** Checks an exercise answer; a newer check cancels an older one (runs are not affected). */
+  check(input: CheckInput): Promise<CheckOutcome>;
   /** How many times the worker was (re)started; for tests and the status line. */
   readonly starts: number;
   readonly mode: 'worker' | 'in-thread';
@@ -52,6 +65,19 @@ export function createLabClient(opts: LabClientOptions): LabClient {
   let nextId = 1;
   let pending: Pending | null = null;
   let primed: { key: string; promise: Promise<RunOutcome> } | null = null;
+  let checking: {
+    readonly id: number;
+    readonly resolve: (o: CheckOutcome) => void;
+    timer: ReturnType<typeof setTimeout> | null;
+  } | null = null;
+
+  const settleCheck = (o: CheckOutcome) => {
+    const c = checking;
+    if (!c) return;
+    if (c.timer) clearTimeout(c.timer);
+    checking = null;
+    c.resolve(o);
+  };
 
   const settle = (p: Pending, o: RunOutcome) => {
     if (p.timer) clearTimeout(p.timer);
@@ -60,6 +86,7 @@ export function createLabClient(opts: LabClientOptions): LabClient {
   };
 
   const kill = () => {
+    settleCheck({ kind: 'error', message: 'the simulation worker stopped' });
     if (!worker) return;
     worker.onmessage = null;
     worker.onerror = null;
@@ -82,11 +109,18 @@ export function createLabClient(opts: LabClientOptions): LabClient {
     starts++;
     w.onmessage = (e) => {
       const msg = e.data;
+      if (checking && msg.id === checking.id) {
+        if (msg.type === 'checked') settleCheck({ kind: 'report', report: msg.report, ms: msg.ms });
+        else if (msg.type === 'cancelled') settleCheck({ kind: 'cancelled' });
+        else if (msg.type === 'error') settleCheck({ kind: 'error', message: msg.message });
+        return;
+      }
       const p = pending;
       if (!p || msg.id !== p.id) return; // an answer for a run nobody waits for any more
       if (msg.type === 'result') settle(p, { kind: 'result', result: msg.result, ms: msg.ms });
       else if (msg.type === 'cancelled') settle(p, { kind: 'cancelled' });
-      else settle(p, { kind: 'error', reason: 'exception', message: msg.message });
+      else if (msg.type === 'error')
+        settle(p, { kind: 'error', reason: 'exception', message: msg.message });
     };
     w.onerror = (e) => {
       if ('preventDefault' in e) e.preventDefault();
@@ -152,8 +186,44 @@ export function createLabClient(opts: LabClientOptions): LabClient {
     });
   };
 
+  const check = (input: CheckInput): Promise<CheckOutcome> => {
+    if (checking) {
+      worker?.postMessage({ type: 'cancel', id: checking.id });
+      settleCheck({ kind: 'cancelled' });
+    }
+    return new Promise<CheckOutcome>((resolve) => {
+      const id = nextId++;
+      checking = { id, resolve, timer: null };
+      const w = ensureWorker();
+      if (!w) {
+        const load = opts.loadCheckInThread;
+        if (!load)
+          return settleCheck({ kind: 'error', message: 'exercises cannot be checked here' });
+        void load().then((fn) => {
+          if (checking?.id !== id) return;
+          const r = checkRequest(fn, id, input);
+          settleCheck(
+            r.type === 'checked'
+              ? { kind: 'report', report: r.report, ms: r.ms }
+              : { kind: 'error', message: r.type === 'error' ? r.message : '' },
+          );
+        });
+        return;
+      }
+      (checking as { timer: ReturnType<typeof setTimeout> | null }).timer = setTimeout(() => {
+        // A check that hangs holds the worker: end it; a run waiting behind it is sent again.
+        const run = pending;
+        settleCheck({ kind: 'error', message: `the check took longer than ${timeoutMs / 1000} s` });
+        kill();
+        if (run) send(run);
+      }, timeoutMs);
+      w.postMessage({ type: 'check', id, input });
+    });
+  };
+
   return {
     run,
+    check,
     prefetch(input) {
       const promise = run(input);
       primed = { key: keyOf(input), promise };

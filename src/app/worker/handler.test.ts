@@ -67,3 +67,47 @@ describe('worker handler', () => {
     expect(r).toEqual({ type: 'error', id: 7, message: 'bad input' });
   });
 });
+
+describe('exercise checks in the worker', () => {
+  const check = (i: { answer: string }) => ({
+    ok: true,
+    diagnostics: [],
+    goals: [],
+    solved: i.answer === 'right',
+  });
+
+  it('answers a check with the report, apart from runs: neither cancels the other', () => {
+    const posted: WorkerResponse[] = [];
+    const tasks: (() => void)[] = [];
+    const handler = createLabHandler(
+      () => sshdResult(),
+      (r) => posted.push(r),
+      (fn) => tasks.push(fn),
+      check,
+    );
+    handler.receive({ type: 'run', id: 1, input: input('a') });
+    handler.receive({ type: 'check', id: 2, input: { exercise: 'x', answer: 'wrong' } });
+    handler.receive({ type: 'check', id: 3, input: { exercise: 'x', answer: 'right' } });
+    tasks.splice(0).forEach((t) => t());
+    expect(posted.map((p) => `${p.type}:${p.id}`)).toEqual([
+      'result:1',
+      'cancelled:2',
+      'checked:3',
+    ]);
+    const last = posted[2];
+    expect(last?.type === 'checked' && last.report.solved).toBe(true);
+  });
+
+  it('a worker without a checker says so instead of hanging', () => {
+    const posted: WorkerResponse[] = [];
+    const handler = createLabHandler(
+      () => sshdResult(),
+      (r) => posted.push(r),
+      (fn) => fn(),
+    );
+    handler.receive({ type: 'check', id: 5, input: { exercise: 'x', answer: 'y' } });
+    expect(posted).toEqual([
+      { type: 'error', id: 5, message: 'this worker does not check exercises' },
+    ]);
+  });
+});

@@ -3,7 +3,14 @@
  * while a run is busy, and when the worker is free again only the newest run is computed; the
  * superseded ones are answered `cancelled` (the user kept typing, nobody wants them).
  */
-import type { RunInput, RunLab, WorkerRequest, WorkerResponse } from './protocol.ts';
+import type {
+  CheckExercise,
+  CheckInput,
+  RunInput,
+  RunLab,
+  WorkerRequest,
+  WorkerResponse,
+} from './protocol.ts';
 
 export interface LabHandler {
   receive(msg: WorkerRequest): void;
@@ -20,32 +27,60 @@ export function runRequest(runLab: RunLab, id: number, input: RunInput): WorkerR
   }
 }
 
+/** Checks one exercise answer; exceptions become error responses. */
+export function checkRequest(check: CheckExercise, id: number, input: CheckInput): WorkerResponse {
+  const t0 = performance.now();
+  try {
+    return { type: 'checked', id, report: check(input), ms: performance.now() - t0 };
+  } catch (e) {
+    return { type: 'error', id, message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** Takes the newest entry of a queue; the others are answered `cancelled`. */
+function newest<T>(queue: Map<number, T>, post: (r: WorkerResponse) => void): [number, T] | null {
+  if (!queue.size) return null;
+  const latest = Math.max(...queue.keys());
+  for (const id of queue.keys()) if (id !== latest) post({ type: 'cancelled', id });
+  const input = queue.get(latest) as T;
+  queue.clear();
+  return [latest, input];
+}
+
 export function createLabHandler(
   runLab: RunLab,
   post: (r: WorkerResponse) => void,
   // A macrotask lets messages already waiting in the port arrive (and cancel) before we run.
   defer: (fn: () => void) => void = (fn) => setTimeout(fn, 0),
+  checkExercise?: CheckExercise,
 ): LabHandler {
   const pending = new Map<number, RunInput>();
+  // Exercise checks queue apart from runs: a run never cancels a check, nor the other way.
+  const checks = new Map<number, CheckInput>();
   let scheduled = false;
 
   const drain = () => {
     scheduled = false;
-    if (!pending.size) return;
-    const latest = Math.max(...pending.keys());
-    for (const id of pending.keys()) if (id !== latest) post({ type: 'cancelled', id });
-    const input = pending.get(latest) as RunInput;
-    pending.clear();
-    post(runRequest(runLab, latest, input));
+    const run = newest(pending, post);
+    if (run) post(runRequest(runLab, ...run));
+    const check = newest(checks, post);
+    if (check)
+      post(
+        checkExercise
+          ? checkRequest(checkExercise, ...check)
+          : { type: 'error', id: check[0], message: 'this worker does not check exercises' },
+      );
   };
 
   return {
     receive(msg) {
       if (msg.type === 'cancel') {
-        if (pending.delete(msg.id)) post({ type: 'cancelled', id: msg.id });
+        if (pending.delete(msg.id) || checks.delete(msg.id))
+          post({ type: 'cancelled', id: msg.id });
         return;
       }
-      pending.set(msg.id, msg.input);
+      if (msg.type === 'check') checks.set(msg.id, msg.input);
+      else pending.set(msg.id, msg.input);
       if (!scheduled) {
         scheduled = true;
         defer(drain);

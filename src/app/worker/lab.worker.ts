@@ -1,9 +1,15 @@
 /// <reference lib="webworker" />
 /** The simulation worker: a thin shell; the logic is in handler.ts, which Node tests call. */
 import { runLab } from '../../cluster/lab.ts';
+import { checkInput } from '../../exercise/check.ts';
 import { createLabHandler } from './handler.ts';
 import type { WorkerRequest, WorkerResponse } from './protocol.ts';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
-const handler = createLabHandler(runLab, (r: WorkerResponse) => scope.postMessage(r));
+const handler = createLabHandler(
+  runLab,
+  (r: WorkerResponse) => scope.postMessage(r),
+  undefined,
+  checkInput,
+);
 scope.onmessage = (e: MessageEvent<WorkerRequest>) => handler.receive(e.data);

@@ -3,6 +3,12 @@
  * thread boundary (`import type`), as monaco-yaml does with its worker.
  */
 import type { LabResult, PathSelection } from '../../cluster/types.ts';
+import type { CheckInput, ExerciseReport } from '../../exercise/types.ts';
+
+export type { CheckInput, ExerciseReport };
+
+/** Checks an exercise answer against its goals (src/exercise). */
+export type CheckExercise = (input: CheckInput) => ExerciseReport;
 
 /** What runLab takes: the scenario file's text, the edited manifests, a variant, a path. */
 export interface RunInput {
@@ -19,7 +25,9 @@ export type RunLab = (input: RunInput) => LabResult;
 export type WorkerRequest =
   | { readonly type: 'run'; readonly id: number; readonly input: RunInput }
   /** The lab no longer wants this run (the user kept typing). */
-  | { readonly type: 'cancel'; readonly id: number };
+  | { readonly type: 'cancel'; readonly id: number }
+  /** Check an exercise answer's goals; like runs, only the newest waiting check is computed. */
+  | { readonly type: 'check'; readonly id: number; readonly input: CheckInput };
 
 export type WorkerResponse =
   | {
@@ -29,7 +37,13 @@ export type WorkerResponse =
       readonly ms: number;
     }
   | { readonly type: 'cancelled'; readonly id: number }
-  | { readonly type: 'error'; readonly id: number; readonly message: string };
+  | { readonly type: 'error'; readonly id: number; readonly message: string }
+  | {
+      readonly type: 'checked';
+      readonly id: number;
+      readonly report: ExerciseReport;
+      readonly ms: number;
+    };
 
 /** What a caller of the client gets back for one run. */
 export type RunOutcome =
@@ -41,3 +55,9 @@ export type RunOutcome =
       readonly reason: 'exception' | 'timeout' | 'crash';
       readonly message: string;
     };
+
+/** What a caller gets back for one exercise check. */
+export type CheckOutcome =
+  | { readonly kind: 'report'; readonly report: ExerciseReport; readonly ms: number }
+  | { readonly kind: 'cancelled' }
+  | { readonly kind: 'error'; readonly message: string };

@@ -189,9 +189,12 @@ export function endpointSlicesFor(
       if (
         !selected.some((p) => p.ports.some((cp) => cp.name === name && cp.protocol === sp.protocol))
       ) {
+        // The API server accepts it; the controller leaves such pods out of the port's
+        // endpoints, so kube-proxy rejects the traffic. Simulate that, and say why.
         d.reader.report(
           ['spec', 'ports', i, 'targetPort'],
-          `'${name}' is not a port name of any container selected by ${selectorText(svc.selector ?? {})}`,
+          `'${name}' is not a port name of any container selected by ${selectorText(svc.selector ?? {})}; this port has no endpoints`,
+          'warning',
         );
       }
     });

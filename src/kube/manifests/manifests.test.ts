@@ -104,10 +104,14 @@ describe('readManifests', () => {
 
   it('says, in words an instructor understands, when a named targetPort matches no container', () => {
     const text = `${DEPLOY}---\napiVersion: v1\nkind: Service\nmetadata: { name: web }\nspec:\n  selector: { app: nettest }\n  ports:\n    - port: 80\n      targetPort: www\n`;
-    const [e] = errors(readManifests(text, CLUSTER));
+    const m = readManifests(text, CLUSTER);
+    expect(errors(m)).toEqual([]);
+    const e = m.diagnostics.find((d) => d.path.endsWith('targetPort'));
     expect(e).toMatchObject({
+      severity: 'warning',
       path: 'Service default/web: spec.ports[0].targetPort',
-      message: "'www' is not a port name of any container selected by app=nettest",
+      message:
+        "'www' is not a port name of any container selected by app=nettest; this port has no endpoints",
     });
     expect(e?.span).toMatchObject({ line: 25, column: 19 });
   });

@@ -1,0 +1,49 @@
+/**
+ * The cluster a lab runs: the scenario's (or variant's) cluster, the edited manifests with their
+ * NodeConfig documents applied, and manifests the editor does not show (an exercise's fixed part).
+ */
+import type { ManifestDiagnostic } from '../kube/manifests/index.ts';
+import { manifestDiagnostic, unplaced } from './diagnostic.ts';
+import { applyNodeConfigs } from './node-config.ts';
+import type { ClusterSpec } from './scenario.ts';
+import { buildCluster, type BuiltCluster } from './topology.ts';
+import type { LabDiagnostic } from './types.ts';
+
+/**
+ * Builds the cluster. The fixed manifests follow the edited ones in one stream, so positions in
+ * the edited text stay as the editor shows them; problems in the fixed part name their line there.
+ */
+export function composeCluster(
+  spec: ClusterSpec,
+  manifests: string,
+  fixed?: string,
+): { cluster: BuiltCluster; diagnostics: LabDiagnostic[] } {
+  const editedLines = manifests.split('\n').length;
+  const text = fixed?.trim() ? `${manifests}\n---\n${fixed}` : manifests;
+  const nc = applyNodeConfigs(spec, text);
+  const cluster = buildCluster(nc.cluster, nc.manifests);
+  const toLab = (d: ManifestDiagnostic): LabDiagnostic =>
+    d.span.line > editedLines + 1
+      ? {
+          ...unplaced(
+            'fixedManifests',
+            `line ${d.span.line - editedLines - 1}: ${d.path}: ${d.message}`,
+          ),
+          severity: d.severity,
+        }
+      : manifestDiagnostic(d);
+  const ruleDiagnostics = cluster.ruleProblems.map((p) =>
+    unplaced(
+      `cluster.nodes[${p.node}].rules`,
+      `line ${p.line}, column ${p.column} of the node's rules: ${p.message}`,
+    ),
+  );
+  return {
+    cluster,
+    diagnostics: [
+      ...nc.diagnostics.map(toLab),
+      ...cluster.model.diagnostics.map(toLab),
+      ...ruleDiagnostics,
+    ],
+  };
+}
