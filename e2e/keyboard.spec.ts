@@ -107,9 +107,10 @@ test('a keyboard-only journey: scenario, path, play, step, trace, help, editor',
   await page.keyboard.press('ArrowDown');
   await expect(page.getByTestId('variant-picker')).toHaveValue('lb-service');
   await expect(lab.verdict).toContainText('pod nettest');
-  await tabTo(page, 'scenario-description');
+  await tabTo(page, 'scenario-more');
   await page.keyboard.press('Enter');
-  await expect(page.getByTestId('scenario-description')).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.getByTestId('scenario-more')).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.getByTestId('scenario-description')).toBeVisible();
 
   // Into the editor and out again, without editing.
   await tabTo(page, 'editor-monaco');
