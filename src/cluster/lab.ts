@@ -4,7 +4,13 @@
  */
 import { buildNetwork, enumerateOutcomes, type Network, type ProbeSpec } from '../engine/index.ts';
 import type { ManifestDiagnostic } from '../kube/manifests/index.ts';
-import { loadScenario, resolveVariant, type LoadedScenario, type ProbeDef } from './scenario.ts';
+import {
+  loadScenario,
+  nodeRulesPath,
+  resolveVariant,
+  type LoadedScenario,
+  type ProbeDef,
+} from './scenario.ts';
 import { pathChoices, resolveSender, resolveTarget } from './targets.ts';
 import { buildCluster, type BuiltCluster } from './topology.ts';
 import type { ClusterView, LabDiagnostic, LabResult, PathSelection, RunView } from './types.ts';
@@ -88,12 +94,20 @@ export function clusterOf(
     };
   }
   const cluster = buildCluster(resolved.cluster, manifests ?? resolved.manifests);
-  const ruleDiagnostics: LabDiagnostic[] = cluster.ruleProblems.map((p) =>
-    unplaced(
-      `cluster.nodes[${p.node}].rules`,
-      `line ${p.line}, column ${p.column} of the node's rules: ${p.message}`,
-    ),
-  );
+  // Positions inside a node's rules are mapped back into the scenario file.
+  const ruleDiagnostics: LabDiagnostic[] = cluster.ruleProblems.map((p) => {
+    const field = nodeRulesPath(loaded.def, variant, p.node);
+    const at = field ? loaded.textPosition(field, p.line, p.column) : null;
+    const message = `${at?.exact ? '' : `line ${p.line}, column ${p.column} of `}node ${p.node}'s rules: ${p.message}`;
+    if (!field || !at) return unplaced(`cluster.nodes[${p.node}].rules`, message);
+    return {
+      ...unplaced(field.join('.'), message),
+      line: at.line,
+      column: at.column,
+      endLine: at.line,
+      endColumn: at.column,
+    };
+  });
   return {
     cluster,
     diagnostics: [...cluster.model.diagnostics.map(manifestDiagnostic), ...ruleDiagnostics],
@@ -246,5 +260,14 @@ export function runLab(input: LabInput): LabResult {
     ...base,
     probe: { from: path.from, to: path.to, ...resolved.to },
     runs,
+    ...(en.truncated
+      ? {
+          partial: {
+            covered: en.covered,
+            notComputed: en.notComputed,
+            stoppedBy: en.stoppedBy ?? { limit: 'branches', count: en.runs.length },
+          },
+        }
+      : {}),
   };
 }

@@ -2,8 +2,10 @@
  * Scenario files (scenarios/*.yaml): read with positions, validated against the published JSON
  * Schema (src/cluster/scenario.schema.json), variants applied.
  */
-import Ajv, { type ErrorObject } from 'ajv';
-import { parseStream, NO_SPAN, type Span } from '../kube/manifests/yaml-source.ts';
+import { isScalar, Scalar } from 'yaml';
+import { parseStream, NO_SPAN, type SourceDoc, type Span } from '../kube/manifests/yaml-source.ts';
+import { scenarioProblems } from './scenario-checks.ts';
+import { lazyValidator, schemaProblems } from './schema-check.ts';
 import schema from './scenario.schema.json' with { type: 'json' };
 import type { I18nText, LabDiagnostic } from './types.ts';
 
@@ -127,14 +129,18 @@ export interface LoadedScenario {
   };
   /** Position of a field path in the scenario file. */
   readonly span: (path: readonly (string | number)[]) => Span;
+  /**
+   * Where line `line`, column `column` of the text in the string field at `path` (a node's
+   * `rules`) is in the file: exact for a literal block (`rules: |`), the field's start otherwise.
+   */
+  readonly textPosition: (
+    path: readonly (string | number)[],
+    line: number,
+    column: number,
+  ) => { readonly line: number; readonly column: number; readonly exact: boolean };
 }
 
-let validator: ReturnType<Ajv['compile']> | null = null;
-
-function validate(value: unknown): ErrorObject[] {
-  if (!validator) validator = new Ajv({ allErrors: true, strict: false }).compile(schema);
-  return validator(value) ? [] : [...(validator.errors ?? [])];
-}
+const validator = lazyValidator(schema);
 
 function diag(
   span: Span,
@@ -154,21 +160,22 @@ function diag(
   };
 }
 
-function ajvMessage(e: ErrorObject): string {
-  switch (e.keyword) {
-    case 'required':
-      return `'${(e.params as { missingProperty: string }).missingProperty}' is required here`;
-    case 'additionalProperties':
-      return `'${(e.params as { additionalProperty: string }).additionalProperty}' is not a field of this part of a scenario; check the spelling`;
-    case 'enum':
-      return `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'pattern':
-      return `'${String(e.data)}' does not have the expected form (${e.parentSchema?.description ?? (e.params as { pattern: string }).pattern})`;
-    case 'type':
-      return `must be ${(e.params as { type: string }).type}`;
-    default:
-      return e.message ?? e.keyword;
+/** Where each line of a literal block scalar starts in the file: the value's line 1 is `line`. */
+function blockOf(doc: SourceDoc, lines: readonly string[], path: readonly (string | number)[]) {
+  const span = doc.span(path);
+  // Block scalars (`manifests: |`) start on the line after the indicator; find their indentation.
+  let first = span.line;
+  const indicator = lines[span.line - 1] ?? '';
+  if (/:\s*[|>][-+0-9]*\s*$/.test(indicator) || /^\s*[|>][-+0-9]*\s*$/.test(indicator))
+    first = span.line + 1;
+  let indent = 0;
+  for (let i = first - 1; i < lines.length; i++) {
+    const l = lines[i] as string;
+    if (l.trim() === '') continue;
+    indent = l.length - l.trimStart().length;
+    break;
   }
+  return { line: first, indent };
 }
 
 /** Reads a scenario file. On errors, `scenario` is null and diagnostics say where. */
@@ -194,42 +201,17 @@ export function loadScenario(
         'a scenario file holds one document; put manifests inside `manifests: |`',
       ),
     );
-  for (const e of options.validate === false ? [] : validate(doc.value)) {
-    const path = e.instancePath
-      .split('/')
-      .slice(1)
-      .map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
-    const field =
-      e.keyword === 'additionalProperties'
-        ? [...path, (e.params as { additionalProperty: string }).additionalProperty]
-        : path;
-    diagnostics.push(
-      diag(
-        doc.span(field, e.keyword === 'additionalProperties'),
-        field.join('.') || '(top)',
-        ajvMessage(e),
-      ),
-    );
-  }
+  if (options.validate !== false)
+    for (const p of schemaProblems(validator(), doc))
+      diagnostics.push(diag(p.span, p.field, p.message));
   if (diagnostics.some((d) => d.severity === 'error')) return { scenario: null, diagnostics };
   const def = doc.value as ScenarioDef;
+  const checkable = Array.isArray((def as Partial<ScenarioDef>).cluster?.nodes);
+  for (const p of checkable ? scenarioProblems(def) : [])
+    diagnostics.push(diag(doc.span(p.path), p.path.join('.'), p.message));
+  if (diagnostics.some((d) => d.severity === 'error')) return { scenario: null, diagnostics };
   const lines = text.split('\n');
-  const blockAt = (path: readonly (string | number)[]) => {
-    const span = doc.span(path);
-    // Block scalars (`manifests: |`) start on the line after the indicator; find their indentation.
-    let first = span.line;
-    const indicator = lines[span.line - 1] ?? '';
-    if (/:\s*[|>][-+0-9]*\s*$/.test(indicator) || /^\s*[|>][-+0-9]*\s*$/.test(indicator))
-      first = span.line + 1;
-    let indent = 0;
-    for (let i = first - 1; i < lines.length; i++) {
-      const l = lines[i] as string;
-      if (l.trim() === '') continue;
-      indent = l.length - l.trimStart().length;
-      break;
-    }
-    return { line: first, indent };
-  };
+  const blockAt = (path: readonly (string | number)[]) => blockOf(doc, lines, path);
   return {
     scenario: {
       def,
@@ -241,6 +223,15 @@ export function loadScenario(
           : blockAt(['manifests']);
       },
       span: (p) => doc.span(p),
+      textPosition: (path, line, column) => {
+        const node = doc.doc.getIn(path, true);
+        if (isScalar(node) && node.type === Scalar.BLOCK_LITERAL) {
+          const at = blockAt(path);
+          return { line: at.line + line - 1, column: column + at.indent, exact: true };
+        }
+        const span = doc.span(path);
+        return { line: span.line, column: span.column, exact: false };
+      },
     },
     diagnostics,
   };
@@ -257,6 +248,26 @@ function patchByName<T extends { readonly name: string }>(
   });
   for (const p of patch) if (!base.some((b) => b.name === p.name)) out.push(p as T);
   return out;
+}
+
+/**
+ * The field holding node `node`'s own rules as variant `variantId` sees them (the variant's patch
+ * when it sets them, the base cluster's otherwise), or null when the node has none.
+ */
+export function nodeRulesPath(
+  def: ScenarioDef,
+  variantId: string | undefined,
+  node: string,
+): (string | number)[] | null {
+  const variants = def.variants ?? [];
+  const vi = variantId === undefined ? 0 : variants.findIndex((v) => v.id === variantId);
+  const patch = variants[vi]?.cluster?.nodes ?? [];
+  const pj = patch.findIndex((n) => n.name === node && n.rules !== undefined);
+  if (pj >= 0) return ['variants', vi, 'cluster', 'nodes', pj, 'rules'];
+  const bi = def.cluster.nodes.findIndex((n) => n.name === node);
+  return bi >= 0 && def.cluster.nodes[bi]?.rules !== undefined
+    ? ['cluster', 'nodes', bi, 'rules']
+    : null;
 }
 
 export interface ResolvedScenario {

@@ -48,8 +48,23 @@ export interface Enumeration {
   readonly covered: number;
   /** Branches found but not followed (each holds at least one more outcome); 0 when complete. */
   readonly notComputed: number;
-  /** Which limit stopped the enumeration, in words (`512 branches`), or null. */
-  readonly stoppedBy: string | null;
+  /** Which limit stopped the enumeration (512 followed branches, ...), or null. */
+  readonly stoppedBy: EnumerationLimit | null;
+}
+
+export interface EnumerationLimit {
+  readonly limit: 'branches' | 'steps' | 'waiting';
+  readonly count: number;
+}
+
+/** `512 branches`, `250,000 trace steps`: the limit in English, for the CLI. */
+export function limitText(l: EnumerationLimit): string {
+  const n = l.count.toLocaleString('en');
+  return l.limit === 'branches'
+    ? `${n} branches`
+    : l.limit === 'steps'
+      ? `${n} trace steps`
+      : `${n} waiting branches`;
 }
 
 /**
@@ -78,7 +93,7 @@ export function enumerateOutcomes(
   const runs: Simulation[] = [];
   let steps = 0;
   let covered = 0;
-  let stoppedBy: string | null = null;
+  let stoppedBy: EnumerationLimit | null = null;
   let next: number[] | null = [];
   while (next) {
     const parent = runs.length;
@@ -90,10 +105,10 @@ export function enumerateOutcomes(
     steps += r.events.length + chooser.taken.length;
     next = null;
     if (head >= pending.length) break;
-    if (runs.length >= limit) stoppedBy = `${limit.toLocaleString('en')} branches`;
-    else if (steps >= maxSteps) stoppedBy = `${maxSteps.toLocaleString('en')} trace steps`;
+    if (runs.length >= limit) stoppedBy = { limit: 'branches', count: limit };
+    else if (steps >= maxSteps) stoppedBy = { limit: 'steps', count: maxSteps };
     else if (pending.length - head > ENUMERATION_LIMITS.pending)
-      stoppedBy = `${ENUMERATION_LIMITS.pending.toLocaleString('en')} waiting branches`;
+      stoppedBy = { limit: 'waiting', count: ENUMERATION_LIMITS.pending };
     if (stoppedBy) break;
     const b = pending[head++] as { parent: number; depth: number; alt: number };
     const from = (runs[b.parent] as Simulation).choices;
