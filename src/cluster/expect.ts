@@ -202,7 +202,7 @@ export function checkProbe(c: BuiltCluster, probe: ProbeDef): ProbeCheck {
   // A partial enumeration cannot confirm an expectation: say so rather than pass on a part.
   if (en.truncated)
     diff.push(
-      `not every branch was computed (the engine stops after ${limitText(en.stoppedBy ?? { limit: 'branches', count: runs.length })}): the ${runs.length} computed cover ${(en.covered * 100).toFixed(1)}% of the probability`,
+      `not every branch was computed (the engine stopped at its limit of ${limitText(en.stoppedBy ?? { limit: 'branches', count: runs.length })}): the ${runs.length} computed cover ${(en.covered * 100).toFixed(1)}% of the probability`,
     );
   return {
     probe,

@@ -200,7 +200,7 @@ describe('the lab says when not every branch was computed', () => {
     );
     expect(r.pass).toBe(false);
     expect(r.diff).toContain(
-      'not every branch was computed (the engine stops after 512 branches): the 512 computed cover 50.0% of the probability',
+      'not every branch was computed (the engine stopped at its limit of 512 branches): the 512 computed cover 50.0% of the probability',
     );
   });
 });

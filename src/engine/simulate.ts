@@ -64,7 +64,7 @@ export function limitText(l: EnumerationLimit): string {
     ? `${n} branches`
     : l.limit === 'steps'
       ? `${n} trace steps`
-      : `${n} waiting branches`;
+      : `${n} branches waiting to be followed`;
 }
 
 /**

@@ -56,7 +56,7 @@ describe('verdict of a partial enumeration', () => {
   it('the banner reads "at least" and names what is missing', () => {
     show(result);
     expect(screen.getByTestId('verdict-partial').textContent).toBe(
-      'Not every branch was computed: the lab stops after 512 branches. The outcomes shown cover 50% of the probability, so each share is a lower bound; at least 252 more branches (50% of the probability) were not computed.',
+      'Not every branch was computed: the lab stopped at its limit of 512 branches. The outcomes shown cover 50% of the probability, so each share is a lower bound; at least 252 more branches (50% of the probability) were not computed.',
     );
     expect(screen.getByTestId('run-0').textContent).toMatch(/^at least 0\.1% /);
   });

@@ -194,12 +194,12 @@ export const UI_EN = {
   'verdict.branch': '{p}% {outcome}',
   'verdict.limit.branches': '{count} branches',
   'verdict.limit.steps': '{count} trace steps',
-  'verdict.limit.waiting': '{count} waiting branches',
+  'verdict.limit.waiting': '{count} branches waiting to be followed',
   'verdict.branch.partial': 'at least {p}% {outcome}',
   'verdict.partial_one':
-    'Not every branch was computed: the lab stops after {limit}. The outcomes shown cover {covered}% of the probability, so each share is a lower bound; at least {count} more branch ({rest}% of the probability) was not computed.',
+    'Not every branch was computed: the lab stopped at its limit of {limit}. The outcomes shown cover {covered}% of the probability, so each share is a lower bound; at least {count} more branch ({rest}% of the probability) was not computed.',
   'verdict.partial_other':
-    'Not every branch was computed: the lab stops after {limit}. The outcomes shown cover {covered}% of the probability, so each share is a lower bound; at least {count} more branches ({rest}% of the probability) were not computed.',
+    'Not every branch was computed: the lab stopped at its limit of {limit}. The outcomes shown cover {covered}% of the probability, so each share is a lower bound; at least {count} more branches ({rest}% of the probability) were not computed.',
   'outcome.answered': 'answered by {host}',
   'outcome.delivered': 'delivered to {host}',
   'outcome.refused': 'refused',

@@ -187,9 +187,9 @@ export const UI_ZH: Record<UiKey, string> = {
   'verdict.limit.waiting': '{count} 个待跟随的分支',
   'verdict.branch.partial': '至少 {p}% {outcome}',
   'verdict.partial_one':
-    '并非所有分支都已计算：实验室在 {limit} 后停止。显示的结果覆盖 {covered}% 的概率，因此每个比例都只是下限；至少还有 {count} 个分支（{rest}% 的概率）没有计算。',
+    '并非所有分支都已计算：实验室在达到 {limit} 的上限时停止。显示的结果覆盖 {covered}% 的概率，因此每个比例都只是下限；至少还有 {count} 个分支（{rest}% 的概率）没有计算。',
   'verdict.partial_other':
-    '并非所有分支都已计算：实验室在 {limit} 后停止。显示的结果覆盖 {covered}% 的概率，因此每个比例都只是下限；至少还有 {count} 个分支（{rest}% 的概率）没有计算。',
+    '并非所有分支都已计算：实验室在达到 {limit} 的上限时停止。显示的结果覆盖 {covered}% 的概率，因此每个比例都只是下限；至少还有 {count} 个分支（{rest}% 的概率）没有计算。',
   'outcome.answered': '由 {host} 应答',
   'outcome.delivered': '投递给 {host}',
   'outcome.refused': '被拒绝',
