@@ -291,6 +291,16 @@ describe('the process', () => {
     );
   });
 
+  it('- reads the rules from stdin', () => {
+    const r = spawnSync(
+      process.execPath,
+      [bin, 'trace', '--rules', '-', '--local', '10.0.0.1/24', ...PACKET],
+      { encoding: 'utf8', input: '*filter\n:INPUT DROP [0:0]\nCOMMIT\n' },
+    );
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('filter:INPUT:policy:DROP');
+  });
+
   it('a bug prints one line and how to report it, exit 70', () => {
     let err = '';
     const code = reportError(new RangeError('Maximum call stack size exceeded'), {
