@@ -219,6 +219,19 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
     if (e && e.chain === c && isPure(c, table, env.family))
       returned.set(c, { gen, evaluations: evaluations - e.evaluations });
   };
+  /** Leaves the chain without a verdict: to the rule after the jump, or to the base policy. */
+  const backToCaller = () => {
+    if (chain !== base) leaving(chain);
+    const frame = stack.pop();
+    if (frame) {
+      chain = frame.chain;
+      i = frame.next;
+    } else {
+      // RETURN from the base chain (or a chain it went to by goto): the policy decides.
+      chain = base;
+      i = compiledRules(base, table, env.family).length;
+    }
+  };
   for (;;) {
     const rules = compiledRules(chain, table, env.family);
     if (evaluations > WALK_LIMITS.evaluations || tr.events.length > WALK_LIMITS.events) {
@@ -315,16 +328,7 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
         return { kind: 'drop', rule: cr.rule };
       case 'return': {
         emitRule(cr, 'RETURN', null, before, 'rule.return');
-        if (chain !== base) leaving(chain);
-        const frame = stack.pop();
-        if (!frame) {
-          // RETURN from the base chain (or a chain it went to by goto): the policy decides.
-          chain = base;
-          i = compiledRules(base, table, env.family).length;
-          continue;
-        }
-        chain = frame.chain;
-        i = frame.next;
+        backToCaller();
         continue;
       }
       case 'jump':
@@ -352,18 +356,8 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
               params: { chain: next.name, count: seen.evaluations },
             },
           });
-          if (op.kind === 'goto') {
-            // A goto'd chain that comes back returns to the caller of this chain.
-            if (chain !== base) leaving(chain);
-            const frame = stack.pop();
-            if (!frame) {
-              chain = base;
-              i = compiledRules(base, table, env.family).length;
-              continue;
-            }
-            chain = frame.chain;
-            i = frame.next;
-          }
+          // A goto'd chain that comes back returns to the caller of this chain.
+          if (op.kind === 'goto') backToCaller();
           continue;
         }
         if (op.kind === 'jump') stack.push({ chain, next: i });
