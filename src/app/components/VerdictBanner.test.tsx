@@ -4,7 +4,7 @@
  * lower bounds and how much was not computed, instead of a split that does not add up to 100%.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { runLab } from '../../cluster/lab.ts';
 import { miniWith } from '../../cluster/testing/mini-scenario.ts';
@@ -58,13 +58,21 @@ describe('verdict of a partial enumeration', () => {
     expect(screen.getByTestId('verdict-partial').textContent).toBe(
       'Not every branch was computed: the lab stopped at its limit of 512 branches. The outcomes shown cover 50% of the probability, so each share is a lower bound; at least 252 more branches (50% of the probability) were not computed.',
     );
-    expect(screen.getByTestId('run-0').textContent).toMatch(/^at least 0\.1% /);
+    // Each chip is one branch, whose share is exact; 12 are shown, the rest on request.
+    expect(screen.getByTestId('run-0').textContent).toMatch(/^0\.1% answered by /);
+    expect(screen.getAllByRole('button', { pressed: false }).length).toBe(11);
+    expect(screen.queryByTestId('run-12')).toBeNull();
+    const more = screen.getByTestId('runs-toggle');
+    expect(more.textContent).toBe('Show 500 more branches');
+    fireEvent.click(more);
+    expect(screen.getByTestId('run-511')).toBeTruthy();
+    expect(more.getAttribute('aria-expanded')).toBe('true');
   });
 
   it('in Chinese too', () => {
     show(result, 'zh');
     expect(screen.getByTestId('verdict-partial').textContent).toContain('至少还有 252 个分支');
-    expect(screen.getByTestId('run-0').textContent).toMatch(/^至少 0\.1% /);
+    expect(screen.getByTestId('runs-toggle').textContent).toBe('再显示 500 个分支');
   });
 
   it('a complete enumeration has no such note', () => {

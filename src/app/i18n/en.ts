@@ -195,7 +195,10 @@ export const UI_EN = {
   'verdict.limit.branches': '{count} branches',
   'verdict.limit.steps': '{count} trace steps',
   'verdict.limit.waiting': '{count} branches waiting to be followed',
-  'verdict.branch.partial': 'at least {p}% {outcome}',
+  'verdict.split.partial': '{count} of the possible outcomes, each with its share:',
+  'verdict.more_one': 'Show {count} more branch',
+  'verdict.more_other': 'Show {count} more branches',
+  'verdict.fewer': 'Show fewer',
   'verdict.partial_one':
     'Not every branch was computed: the lab stopped at its limit of {limit}. The outcomes shown cover {covered}% of the probability, so each share is a lower bound; at least {count} more branch ({rest}% of the probability) was not computed.',
   'verdict.partial_other':
