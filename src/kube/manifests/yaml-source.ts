@@ -120,7 +120,7 @@ function composeBounded(text: string, lc: LineCounter): Document.Parsed[] | { to
     if (d.depth > YAML_LIMITS.maxDepth) return { tooDeep: d.offset };
   }
   const composer = new Composer({ prettyErrors: false, uniqueKeys: true });
-  return [...composer.compose(tokens, true, text.length)] as Document.Parsed[];
+  return [...composer.compose(tokens)] as Document.Parsed[];
 }
 
 /** Where the first alias of a document is: an alias bomb is reported there. */
