@@ -17,6 +17,7 @@ import {
   type LoadedExercise,
 } from '../exercise/index.ts';
 import { UsageError } from './host-args.ts';
+import { FILE_LIMITS, readInput } from './files.ts';
 
 export interface Out {
   write(s: string): unknown;
@@ -121,7 +122,7 @@ function grade(
   out: Out,
   err: Out,
 ): number {
-  const r = checkAnswer(ex, readFileSync(answerFile, 'utf8'));
+  const r = checkAnswer(ex, readInput(answerFile, 'the answer file', FILE_LIMITS.yaml));
   if (blocked(err, answerFile, r)) {
     err.write(`${answerFile}: the answer does not run (see above)\n`);
     return 2;
@@ -163,10 +164,13 @@ export function exerciseCommand(
   const lang: Lang = values.lang === 'zh' ? 'zh' : 'en';
   if (values.lang !== undefined && values.lang !== 'en' && values.lang !== 'zh')
     throw new UsageError(`--lang is en or zh, not '${values.lang}'`);
-  const { exercise, diagnostics } = loadExercise(readFileSync(file, 'utf8'), {
-    id: basename(file).replace(/\.ya?ml$/, ''),
-    scenarios: scenariosFor(file),
-  });
+  const { exercise, diagnostics } = loadExercise(
+    readInput(file, 'the exercise file', FILE_LIMITS.yaml),
+    {
+      id: basename(file).replace(/\.ya?ml$/, ''),
+      scenarios: scenariosFor(file),
+    },
+  );
   for (const d of diagnostics) printDiag(err, file, d);
   if (!exercise) {
     err.write(`${file}: not a valid exercise (see above)\n`);

@@ -1,18 +1,26 @@
 /** Text rendering of traces and outcomes for the terminal. */
 import {
   explainText,
+  limitText,
   packetText,
   xtablesNotation,
+  type Choice,
+  type Enumeration,
   type Outcome,
   type TraceEvent,
 } from '../engine/index.ts';
 
+/** `10.0.0.1:22`, `[fd00::1]:22`. */
+function hostPort(ip: string, port: number): string {
+  return ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`;
+}
+
 export function outcomeText(o: Outcome): string {
   switch (o.kind) {
     case 'answered':
-      return `answered by ${o.process} on ${o.host} ("${o.reply}"); it saw source ${o.srcSeen}:${o.srcPortSeen}, destination ${o.dstSeen}:${o.dstPortSeen}`;
+      return `answered by ${o.process} on ${o.host} ("${o.reply}"); it saw source ${hostPort(o.srcSeen, o.srcPortSeen)}, destination ${hostPort(o.dstSeen, o.dstPortSeen)}`;
     case 'delivered':
-      return `delivered to ${o.process} on ${o.host}; it sees source ${o.srcSeen}:${o.srcPortSeen}, destination ${o.dstSeen}:${o.dstPortSeen}`;
+      return `delivered to ${o.process} on ${o.host}; it sees source ${hostPort(o.srcSeen, o.srcPortSeen)}, destination ${hostPort(o.dstSeen, o.dstPortSeen)}`;
     case 'refused':
       return `refused (${o.via} from ${o.from})`;
     case 'timeout':
@@ -47,6 +55,8 @@ export function traceLines(events: readonly TraceEvent[], fmt: TraceFormat = {})
         what = `${xtablesNotation(e)}  ${e.text}`;
         break;
       case 'return':
+        what = `${xtablesNotation(e) ?? e.type}${e.explain.key === 'chain.repeat' ? '  (walked before with this same packet: not walked again)' : ''}`;
+        break;
       case 'policy':
         what = xtablesNotation(e) ?? e.type;
         break;
@@ -94,4 +104,41 @@ export function traceLines(events: readonly TraceEvent[], fmt: TraceFormat = {})
     if (fmt.explain) out.push(`${' '.repeat(18)}${explainText(e.explain)}`);
   }
   return out;
+}
+
+/**
+ * A share of the probability: `50.0%`. A share known to be above zero (computed branches, whose
+ * product of many small probabilities may underflow to 0) is never `0.0%`, and a part never `100.0%`.
+ */
+export function shareText(p: number, positive = false, part = false): string {
+  if ((p > 0 || positive) && p < 0.0005) return '<0.1%';
+  if ((p < 1 || part) && p > 0.9995) return '>99.9%';
+  return `${(p * 100).toFixed(1)}%`;
+}
+
+/**
+ * `--all`: each outcome with its share. When the enumeration stopped at a limit, the shares are
+ * lower bounds and the lines say so, with what was and was not computed.
+ */
+export function enumerationLines(
+  en: Enumeration,
+  groups: readonly { readonly label: string; readonly p: number }[],
+): string[] {
+  if (!en.truncated) return groups.map((g) => `${shareText(g.p).padStart(6)}  ${g.label}`);
+  const limit = limitText(en.stoppedBy ?? { limit: 'branches', count: en.runs.length });
+  const some = en.runs.length > 0;
+  return [
+    `Not every branch was computed: hookpath stopped at its limit of ${limit}.`,
+    `The ${en.runs.length} branches computed cover ${shareText(en.covered, some, true)} of the probability; at least ${en.notComputed.toLocaleString('en')} more branches (${shareText(1 - en.covered, true, some)}) were not computed, so each share below is a lower bound.`,
+    ...groups.map((g) => `  at least ${shareText(g.p, true, true).padStart(6)}  ${g.label}`),
+  ];
+}
+
+/** The random decisions of one run, the first `max` of them spelled out. */
+export function choicesText(choices: readonly Choice[], seed: number, max = 12): string {
+  const shown = choices
+    .slice(0, max)
+    .map((c) => `${c.label} -> option ${c.index + 1} (p=${c.probability.toFixed(4)})`);
+  const more = choices.length > max ? `, and ${choices.length - max} more` : '';
+  return `random branches taken (seed ${seed}): ${shown.join(', ')}${more}`;
 }

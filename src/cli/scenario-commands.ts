@@ -1,32 +1,23 @@
 /** `hookpath run`, `hookpath rules`, and `hookpath trace <scenario>`: scenarios from the command line. */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { checkProbe, describeOutcome } from '../cluster/expect.ts';
 import { clusterOf, probeFor, networkOf } from '../cluster/lab.ts';
 import { loadScenario, type LoadedScenario } from '../cluster/scenario.ts';
 import type { LabDiagnostic } from '../cluster/types.ts';
 import { enumerateOutcomes, simulate } from '../engine/index.ts';
-import { outcomeText, traceLines } from './format.ts';
-import { UsageError } from './host-args.ts';
+import type { CliIo } from './cli.ts';
+import { FILE_LIMITS, readInput } from './files.ts';
+import { choicesText, enumerationLines, outcomeText, traceLines } from './format.ts';
+import { LocatedErrors, UsageError, parseSeed } from './host-args.ts';
 
-function load(file: string | undefined): { loaded: LoadedScenario; file: string } {
-  if (!file)
-    throw new UsageError('give a scenario file, e.g. scenarios/vip22-sshd-or-service.yaml');
-  const text = readFileSync(file, 'utf8');
-  const { scenario, diagnostics } = loadScenario(text);
-  printDiagnostics(file, diagnostics, scenario, undefined);
-  if (!scenario) throw new UsageError(`${file} is not a valid scenario (see above)`);
-  return { loaded: scenario, file };
-}
-
-/** `file:line:column: message`, with manifest positions mapped into the scenario file. */
-function printDiagnostics(
+/** `file:line:column: severity: field: message`, manifest positions mapped into the scenario file. */
+function diagnosticLines(
   file: string,
   diags: readonly LabDiagnostic[],
   s: LoadedScenario | null,
   variant: string | undefined,
-): void {
-  for (const d of diags) {
+): string[] {
+  return diags.map((d) => {
     let line = d.line;
     let col = d.column;
     if (d.source === 'manifests' && s && line > 0) {
@@ -35,13 +26,26 @@ function printDiagnostics(
       col = col + at.indent;
     }
     const where = line > 0 ? `${file}:${line}:${col}` : file;
-    process.stderr.write(`${where}: ${d.severity}: ${d.path ? `${d.path}: ` : ''}${d.message}\n`);
-  }
+    return `${where}: ${d.severity}: ${d.path ? `${d.path}: ` : ''}${d.message}`;
+  });
+}
+
+/** Reads and checks a scenario; its errors end the command (exit 2), its warnings are printed. */
+function load(file: string | undefined, io: CliIo): LoadedScenario {
+  if (file === undefined)
+    throw new UsageError('give a scenario file, e.g. scenarios/vip22-sshd-or-service.yaml');
+  const text = readInput(file, 'the scenario file', FILE_LIMITS.yaml);
+  const { scenario, diagnostics } = loadScenario(text);
+  const lines = diagnosticLines(file, diagnostics, scenario, undefined);
+  if (!scenario)
+    throw new LocatedErrors([...lines, `${file}: not a valid scenario (see above)`].join('\n'));
+  for (const l of lines) io.err(`${l}\n`);
+  return scenario;
 }
 
 function variantsOf(s: LoadedScenario, only: string | undefined): (string | undefined)[] {
   const all = s.def.variants?.map((v) => v.id) ?? [];
-  if (only) {
+  if (only !== undefined) {
     if (!all.includes(only))
       throw new UsageError(`no variant '${only}'; variants are ${all.join(', ') || 'none'}`);
     return [only];
@@ -49,25 +53,60 @@ function variantsOf(s: LoadedScenario, only: string | undefined): (string | unde
   return all.length ? all : [undefined];
 }
 
-export function runCommand(argv: string[]): number {
+/** The cluster of a variant; its errors end a single-scenario command (exit 2). */
+function buildOrThrow(
+  file: string,
+  loaded: LoadedScenario,
+  variant: string | undefined,
+  io: CliIo,
+) {
+  const built = clusterOf(loaded, variant, undefined);
+  const lines = diagnosticLines(file, built.diagnostics, loaded, variant);
+  if (!built.cluster || built.diagnostics.some((d) => d.severity === 'error'))
+    throw new LocatedErrors(
+      [
+        ...lines,
+        `${file}${variant ? ` [${variant}]` : ''}: the cluster has errors (see above)`,
+      ].join('\n'),
+    );
+  for (const l of lines) io.err(`${l}\n`);
+  return { ...built, cluster: built.cluster };
+}
+
+export function runCommand(argv: string[], io: CliIo): number {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: { variant: { type: 'string' }, json: { type: 'boolean' } },
   });
+  if (!positionals.length)
+    throw new UsageError('give one or more scenario files, e.g. hookpath run scenarios/*.yaml');
   let failed = 0;
   let total = 0;
+  let unrun = 0;
   const report: unknown[] = [];
-  for (const file of positionals.length ? positionals : [undefined]) {
-    const { loaded } = load(file);
+  for (const file of positionals) {
+    let loaded: LoadedScenario;
+    try {
+      loaded = load(file, io);
+    } catch (e) {
+      // One bad file does not hide the results of the others; it still makes the exit code 2.
+      if (!(e instanceof UsageError)) throw e;
+      io.err(e instanceof LocatedErrors ? `${e.message}\n` : `hookpath: ${e.message}\n`);
+      unrun++;
+      continue;
+    }
     for (const v of variantsOf(loaded, values.variant)) {
       const built = clusterOf(loaded, v, undefined);
-      printDiagnostics(file as string, built.diagnostics, loaded, v);
+      for (const l of diagnosticLines(file, built.diagnostics, loaded, v)) io.err(`${l}\n`);
       if (!built.cluster || built.diagnostics.some((d) => d.severity === 'error')) {
-        failed++;
+        io.err(
+          `${file}${v ? ` [${v}]` : ''}: not run: the cluster has errors (above); its ${built.probes.length} probe${built.probes.length === 1 ? '' : 's'} did not run\n`,
+        );
+        unrun++;
         continue;
       }
-      if (!values.json) process.stdout.write(`\n${file}${v ? ` [${v}]` : ''}\n`);
+      if (!values.json) io.out(`\n${file}${v ? ` [${v}]` : ''}\n`);
       for (const probe of built.probes) {
         const r = checkProbe(built.cluster, probe);
         total++;
@@ -88,41 +127,41 @@ export function runCommand(argv: string[]): number {
           });
           continue;
         }
-        process.stdout.write(
+        io.out(
           `  ${r.pass ? 'ok  ' : 'FAIL'} ${probe.name ?? ''}\n       ${probe.from} -> ${probe.to}${r.address ? ` (${r.address})` : ''}\n       expected: ${r.expected}\n       got:      ${r.got}\n`,
         );
-        for (const d of r.diff) process.stdout.write(`       ! ${d}\n`);
+        for (const d of r.diff) io.out(`       ! ${d}\n`);
       }
     }
   }
-  if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  if (values.json) io.out(`${JSON.stringify(report, null, 2)}\n`);
   else
-    process.stdout.write(
-      `\n${total - Math.min(failed, total)} of ${total} probes as expected${failed ? `; ${failed} failed` : ''}\n`,
+    io.out(
+      `\n${total - failed} of ${total} probes as expected${failed ? `; ${failed} failed` : ''}${unrun ? `; ${unrun} scenario${unrun === 1 ? '' : 's'} or variant${unrun === 1 ? '' : 's'} not run because of errors (on stderr)` : ''}\n`,
     );
-  return failed ? 1 : 0;
+  return unrun ? 2 : failed ? 1 : 0;
 }
 
-export function rulesCommand(argv: string[]): number {
+export function rulesCommand(argv: string[], io: CliIo): number {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: { node: { type: 'string' }, variant: { type: 'string' } },
   });
-  const { loaded, file } = load(positionals[0]);
-  const built = clusterOf(loaded, values.variant, undefined);
-  printDiagnostics(file, built.diagnostics, loaded, values.variant);
-  if (!built.cluster) return 2;
+  const file = positionals[0];
+  const loaded = load(file, io);
+  variantsOf(loaded, values.variant);
+  const built = buildOrThrow(file as string, loaded, values.variant, io);
   const nodes = built.cluster.spec.nodes.map((n) => n.name);
   const node = values.node ?? nodes[0];
-  const text = node ? built.cluster.rulesOf(node) : undefined;
+  const text = node !== undefined && nodes.includes(node) ? built.cluster.rulesOf(node) : undefined;
   if (text === undefined)
     throw new UsageError(`no node '${node ?? ''}'; nodes are ${nodes.join(', ')}`);
-  process.stdout.write(text);
+  io.out(text);
   return 0;
 }
 
-export function scenarioTraceCommand(argv: string[]): number {
+export function scenarioTraceCommand(argv: string[], io: CliIo): number {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -138,16 +177,21 @@ export function scenarioTraceCommand(argv: string[]): number {
       explain: { type: 'boolean' },
     },
   });
-  const { loaded, file } = load(positionals[0]);
-  const built = clusterOf(loaded, values.variant, undefined);
-  printDiagnostics(file, built.diagnostics, loaded, values.variant);
-  if (!built.cluster) return 2;
+  const seed = parseSeed(values.seed);
+  const proto = values.proto;
+  if (proto !== undefined && proto !== 'tcp' && proto !== 'udp' && proto !== 'sctp')
+    throw new UsageError(`--proto '${proto}': use tcp, udp or sctp`);
+  const file = positionals[0];
+  if (positionals.length > 1)
+    throw new UsageError(`one scenario at a time: unexpected '${positionals[1]}'`);
+  const loaded = load(file, io);
+  variantsOf(loaded, values.variant);
+  const built = buildOrThrow(file as string, loaded, values.variant, io);
   const first = built.probes[0];
   const from = values.from ?? first?.from;
   const to = values.to ?? first?.to;
   if (!from || !to)
     throw new UsageError('give --from and --to, e.g. --from client/laptop --to vip:22');
-  const proto = values.proto as 'tcp' | 'udp' | undefined;
   const resolved = probeFor(built.cluster, { from, to, ...(proto ? { proto } : {}) });
   if ('error' in resolved) throw new UsageError(resolved.error);
   const net = networkOf(built.cluster);
@@ -155,7 +199,7 @@ export function scenarioTraceCommand(argv: string[]): number {
   if (values.all) {
     const en = enumerateOutcomes(net, resolved.probe);
     if (values.json) {
-      process.stdout.write(`${JSON.stringify(en, null, 2)}\n`);
+      io.out(`${JSON.stringify(en, null, 2)}\n`);
       return 0;
     }
     const grouped = new Map<string, number>();
@@ -163,22 +207,23 @@ export function scenarioTraceCommand(argv: string[]): number {
       const k = describeOutcome(built.cluster, r.outcome);
       grouped.set(k, (grouped.get(k) ?? 0) + r.probability);
     }
-    for (const [k, p] of grouped)
-      process.stdout.write(`${(p * 100).toFixed(1).padStart(5)}%  ${k}\n`);
+    const groups = [...grouped].map(([label, p]) => ({ label, p }));
+    for (const l of enumerationLines(en, groups)) io.out(`${l}\n`);
     return 0;
   }
-  const sim = simulate(net, resolved.probe, { seed: Number(values.seed ?? 1) });
+  const sim = simulate(net, resolved.probe, { seed });
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(sim, null, 2)}\n`);
+    io.out(`${JSON.stringify(sim, null, 2)}\n`);
     return 0;
   }
-  process.stdout.write(
+  io.out(
     `${from} -> ${to} (${resolved.to.proto} ${resolved.to.address}:${resolved.to.port})\n${outcomeText(sim.outcome)}\n\n`,
   );
   for (const l of traceLines(sim.events, {
     misses: values.misses ?? false,
     explain: values.explain ?? false,
   }))
-    process.stdout.write(`${l}\n`);
+    io.out(`${l}\n`);
+  if (sim.choices.length) io.out(`\n${choicesText(sim.choices, seed)}\n`);
   return 0;
 }

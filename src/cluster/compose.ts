@@ -13,10 +13,18 @@ import type { LabDiagnostic } from './types.ts';
  * Builds the cluster. The fixed manifests follow the edited ones in one stream, so positions in
  * the edited text stay as the editor shows them; problems in the fixed part name their line there.
  */
+export type RuleProblem = BuiltCluster['ruleProblems'][number];
+
 export function composeCluster(
   spec: ClusterSpec,
   manifests: string,
   fixed?: string,
+  /** Places a problem in a node's own rules (in the scenario file); unplaced by default. */
+  placeRule: (p: RuleProblem) => LabDiagnostic = (p) =>
+    unplaced(
+      `cluster.nodes[${p.node}].rules`,
+      `line ${p.line}, column ${p.column} of the node's rules: ${p.message}`,
+    ),
 ): { cluster: BuiltCluster; diagnostics: LabDiagnostic[] } {
   const editedLines = manifests.split('\n').length;
   const text = fixed?.trim() ? `${manifests}\n---\n${fixed}` : manifests;
@@ -32,11 +40,16 @@ export function composeCluster(
           severity: d.severity,
         }
       : manifestDiagnostic(d);
+  // A NodeConfig's rules are checked where they are written; merged into a node's own rules they
+  // shift its lines, so a problem there is placed in the file only when no NodeConfig touched it.
+  const touched = new Set(nc.applied.filter((a) => a.rules).flatMap((a) => a.nodes));
   const ruleDiagnostics = cluster.ruleProblems.map((p) =>
-    unplaced(
-      `cluster.nodes[${p.node}].rules`,
-      `line ${p.line}, column ${p.column} of the node's rules: ${p.message}`,
-    ),
+    touched.has(p.node)
+      ? unplaced(
+          `cluster.nodes[${p.node}].rules`,
+          `line ${p.line}, column ${p.column} of the node's rules with its NodeConfig rules: ${p.message}`,
+        )
+      : placeRule(p),
   );
   return {
     cluster,

@@ -1,5 +1,5 @@
 /** Runs a scenario's probes and compares each with its expectation (the table `hookpath run` prints). */
-import { enumerateOutcomes, type Outcome } from '../engine/index.ts';
+import { enumerateOutcomes, limitText, type Outcome } from '../engine/index.ts';
 import { networkOf, probeFor } from './lab.ts';
 import type { ProbeDef, ProbeExpect } from './scenario.ts';
 import type { BuiltCluster } from './topology.ts';
@@ -199,6 +199,11 @@ export function checkProbe(c: BuiltCluster, probe: ProbeDef): ProbeCheck {
     const where = runs.length > 1 ? ` (branch p=${r.probability.toFixed(3)})` : '';
     diff.push(...outcomeDiff(c, e, r.outcome, where));
   }
+  // A partial enumeration cannot confirm an expectation: say so rather than pass on a part.
+  if (en.truncated)
+    diff.push(
+      `not every branch was computed (the engine stopped at its limit of ${limitText(en.stoppedBy ?? { limit: 'branches', count: runs.length })}): the ${runs.length} computed cover ${(en.covered * 100).toFixed(1)}% of the probability`,
+    );
   return {
     probe,
     pass: diff.length === 0,

@@ -3,7 +3,13 @@
  * everything the UI draws out. Pure and synchronous; the app runs it in a Web Worker.
  */
 import { buildNetwork, enumerateOutcomes, type Network, type ProbeSpec } from '../engine/index.ts';
-import { loadScenario, resolveVariant, type LoadedScenario, type ProbeDef } from './scenario.ts';
+import {
+  loadScenario,
+  nodeRulesPath,
+  resolveVariant,
+  type LoadedScenario,
+  type ProbeDef,
+} from './scenario.ts';
 import { pathChoices, resolveSender, resolveTarget } from './targets.ts';
 import type { BuiltCluster } from './topology.ts';
 import { composeCluster } from './compose.ts';
@@ -67,6 +73,20 @@ export function clusterOf(
     resolved.cluster,
     manifests ?? resolved.manifests,
     loaded.def.fixedManifests,
+    // Positions inside a node's own rules are mapped back into the scenario file.
+    (p) => {
+      const field = nodeRulesPath(loaded.def, variant, p.node);
+      const at = field ? loaded.textPosition(field, p.line, p.column) : null;
+      const message = `${at?.exact ? '' : `line ${p.line}, column ${p.column} of `}node ${p.node}'s rules: ${p.message}`;
+      if (!field || !at) return unplaced(`cluster.nodes[${p.node}].rules`, message);
+      return {
+        ...unplaced(field.join('.'), message),
+        line: at.line,
+        column: at.column,
+        endLine: at.line,
+        endColumn: at.column,
+      };
+    },
   );
   return { ...composed, probes: resolved.probes };
 }
@@ -216,5 +236,14 @@ export function runLab(input: LabInput): LabResult {
     ...base,
     probe: { from: path.from, to: path.to, ...resolved.to },
     runs,
+    ...(en.truncated
+      ? {
+          partial: {
+            covered: en.covered,
+            notComputed: en.notComputed,
+            stoppedBy: en.stoppedBy ?? { limit: 'branches', count: en.runs.length },
+          },
+        }
+      : {}),
   };
 }

@@ -2,8 +2,11 @@
  * Scenario files (scenarios/*.yaml): read with positions, validated against the published JSON
  * Schema (src/cluster/scenario.schema.json), variants applied.
  */
-import Ajv, { type ErrorObject } from 'ajv';
+import { isScalar, Scalar } from 'yaml';
 import { parseStream, NO_SPAN, type SourceDoc, type Span } from '../kube/manifests/yaml-source.ts';
+import { scenarioProblems } from './scenario-checks.ts';
+import { lazyValidator, problemsOf } from './schema-check.ts';
+import type { ErrorObject } from 'ajv';
 import schema from './scenario.schema.json' with { type: 'json' };
 import { diagnosticAt } from './diagnostic.ts';
 import type { I18nText, LabDiagnostic } from './types.ts';
@@ -130,15 +133,18 @@ export interface LoadedScenario {
   };
   /** Position of a field path in the scenario file. */
   readonly span: (path: readonly (string | number)[]) => Span;
+  /**
+   * Where line `line`, column `column` of the text in the string field at `path` (a node's
+   * `rules`) is in the file: exact for a literal block (`rules: |`), the field's start otherwise.
+   */
+  readonly textPosition: (
+    path: readonly (string | number)[],
+    line: number,
+    column: number,
+  ) => { readonly line: number; readonly column: number; readonly exact: boolean };
 }
 
-let validator: ReturnType<Ajv['compile']> | null = null;
-
-function validate(value: unknown): ErrorObject[] {
-  if (!validator)
-    validator = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(schema);
-  return validator(value) ? [] : [...(validator.errors ?? [])];
-}
+const validator = lazyValidator(schema);
 
 const diag = (span: Span, path: string, message: string): LabDiagnostic =>
   diagnosticAt('scenario', span, path, message);
@@ -169,44 +175,9 @@ export function readOneDocument(
   return { doc, diagnostics };
 }
 
-/** JSON Schema errors of a YAML document as positioned diagnostics (field path, what to do). */
-export function schemaDiagnostics(
-  doc: SourceDoc,
-  errors: readonly ErrorObject[],
-  what: string,
-): LabDiagnostic[] {
-  return errors.map((e) => {
-    const path = e.instancePath
-      .split('/')
-      .slice(1)
-      .map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
-    const field =
-      e.keyword === 'additionalProperties'
-        ? [...path, (e.params as { additionalProperty: string }).additionalProperty]
-        : path;
-    return diag(
-      doc.span(field, e.keyword === 'additionalProperties'),
-      field.join('.') || '(top)',
-      ajvMessage(e, what),
-    );
-  });
-}
-
-function ajvMessage(e: ErrorObject, what: string): string {
-  switch (e.keyword) {
-    case 'required':
-      return `'${(e.params as { missingProperty: string }).missingProperty}' is required here`;
-    case 'additionalProperties':
-      return `'${(e.params as { additionalProperty: string }).additionalProperty}' is not a field of this part of ${what}; check the spelling`;
-    case 'enum':
-      return `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'pattern':
-      return `'${String(e.data)}' does not have the expected form (${e.parentSchema?.description ?? (e.params as { pattern: string }).pattern})`;
-    case 'type':
-      return `must be ${(e.params as { type: string }).type}`;
-    default:
-      return e.message ?? e.keyword;
-  }
+/** JSON Schema problems of a YAML document (a scenario, an exercise) as positioned diagnostics. */
+export function schemaDiagnostics(doc: SourceDoc, errors: readonly ErrorObject[]): LabDiagnostic[] {
+  return problemsOf(errors, doc).map((p) => diag(p.span, p.field, p.message));
 }
 
 /**
@@ -238,10 +209,16 @@ export function loadScenario(
 } {
   const { doc, diagnostics } = readOneDocument(text, 'scenario');
   if (!doc) return { scenario: null, diagnostics };
-  if (options.validate !== false)
-    diagnostics.push(...schemaDiagnostics(doc, validate(doc.value), 'scenario'));
+  if (options.validate !== false) {
+    const v = validator();
+    if (!v(doc.value)) diagnostics.push(...schemaDiagnostics(doc, v.errors ?? []));
+  }
   if (diagnostics.some((d) => d.severity === 'error')) return { scenario: null, diagnostics };
   const def = doc.value as ScenarioDef;
+  const checkable = Array.isArray((def as Partial<ScenarioDef>).cluster?.nodes);
+  for (const p of checkable ? scenarioProblems(def) : [])
+    diagnostics.push(diag(doc.span(p.path), p.path.join('.'), p.message));
+  if (diagnostics.some((d) => d.severity === 'error')) return { scenario: null, diagnostics };
   const lines = text.split('\n');
   const blockAt = (path: readonly (string | number)[]) => blockStart(lines, doc.span(path));
   return {
@@ -255,6 +232,15 @@ export function loadScenario(
           : blockAt(['manifests']);
       },
       span: (p) => doc.span(p),
+      textPosition: (path, line, column) => {
+        const node = doc.doc.getIn(path, true);
+        if (isScalar(node) && node.type === Scalar.BLOCK_LITERAL) {
+          const at = blockAt(path);
+          return { line: at.line + line - 1, column: column + at.indent, exact: true };
+        }
+        const span = doc.span(path);
+        return { line: span.line, column: span.column, exact: false };
+      },
     },
     diagnostics,
   };
@@ -284,6 +270,26 @@ export function patchCluster(c: ClusterSpec, p: ClusterPatch): ClusterSpec {
     ...(p.kubeProxy ? { kubeProxy: { ...c.kubeProxy, ...p.kubeProxy } } : {}),
     nodes: patchByName(c.nodes, p.nodes),
   };
+}
+
+/**
+ * The field holding node `node`'s own rules as variant `variantId` sees them (the variant's patch
+ * when it sets them, the base cluster's otherwise), or null when the node has none.
+ */
+export function nodeRulesPath(
+  def: ScenarioDef,
+  variantId: string | undefined,
+  node: string,
+): (string | number)[] | null {
+  const variants = def.variants ?? [];
+  const vi = variantId === undefined ? 0 : variants.findIndex((v) => v.id === variantId);
+  const patch = variants[vi]?.cluster?.nodes ?? [];
+  const pj = patch.findIndex((n) => n.name === node && n.rules !== undefined);
+  if (pj >= 0) return ['variants', vi, 'cluster', 'nodes', pj, 'rules'];
+  const bi = def.cluster.nodes.findIndex((n) => n.name === node);
+  return bi >= 0 && def.cluster.nodes[bi]?.rules !== undefined
+    ? ['cluster', 'nodes', bi, 'rules']
+    : null;
 }
 
 export interface ResolvedScenario {

@@ -2,7 +2,7 @@
  * The lab's scenario-level API: what a scenario file says, and what a simulation of it returns.
  * Pure data (structured-clone safe): it crosses the Web Worker boundary as is.
  */
-import type { Outcome, TraceEvent, Choice } from '../engine/index.ts';
+import type { Outcome, TraceEvent, Choice, EnumerationLimit } from '../engine/index.ts';
 
 /** Text in both languages the lab speaks. */
 export interface I18nText {
@@ -160,6 +160,15 @@ export interface LabResult {
   } | null;
   /** Every outcome of the probe with its probability (statistic branches enumerated). */
   readonly runs: readonly RunView[];
+  /**
+   * Set when the enumeration stopped at a limit: `runs` are then only some of the outcomes, their
+   * probabilities sum to `covered` (< 1), and at least `notComputed` more branches exist.
+   */
+  readonly partial?: {
+    readonly covered: number;
+    readonly notComputed: number;
+    readonly stoppedBy: EnumerationLimit;
+  };
   /** iptables-save text of each node (the rules panel); rule events' `line` points into it. */
   readonly rules: Readonly<Record<string, string>>;
 }

@@ -41,9 +41,66 @@ export type TableVerdict =
   | { readonly kind: 'accept' }
   | { readonly kind: 'drop'; readonly rule: Rule | null }
   | { readonly kind: 'reject'; readonly with: RejectWith; readonly rule: Rule }
-  | { readonly kind: 'unsupported'; readonly what: string; readonly rule: Rule };
+  | { readonly kind: 'unsupported'; readonly what: string; readonly rule: Rule | null };
 
 const compiledChains = new WeakMap<Chain, readonly CompiledRule[]>();
+
+/**
+ * Bounds of one table walk. The kernel has none (a ruleset may make one packet visit 2^40 rules);
+ * the lab stops with an explicit "cannot decide" instead of running out of time or memory.
+ */
+export const WALK_LIMITS = {
+  /** Rule evaluations in one table at one hook. */
+  evaluations: 1_000_000,
+  /** Trace events of one probe run (all hosts, hooks and packets together). */
+  events: 100_000,
+};
+
+/** Modules whose match reads or writes state that a second walk would see differently. */
+const STATEFUL_MODULES = new Set([
+  'statistic',
+  'recent',
+  'limit',
+  'hashlimit',
+  'quota',
+  'connlimit',
+  'nfacct',
+  'connbytes',
+]);
+const PURE_TARGETS = new Set<TargetOp['kind']>(['none', 'accept', 'drop', 'return', 'reject']);
+
+const pureChains = new WeakMap<Chain, boolean>();
+
+/**
+ * A chain is pure when walking it can neither change the packet, its connection or any rule
+ * state, nor log, nor take a random branch: all its rules and every chain it reaches only match
+ * and jump, return, accept, drop or reject. A pure chain walked twice with the same packet does
+ * the same thing twice.
+ */
+function isPure(chain: Chain, table: Table, family: 4 | 6, visiting = new Set<Chain>()): boolean {
+  const known = pureChains.get(chain);
+  if (known !== undefined) return known;
+  if (visiting.has(chain)) return false;
+  visiting.add(chain);
+  let pure = true;
+  for (const cr of compiledRules(chain, table, family)) {
+    const op = cr.target;
+    const stateless = cr.rule.items.every(
+      (it) => it.kind !== 'module' || !STATEFUL_MODULES.has(it.name),
+    );
+    const next = op.kind === 'jump' || op.kind === 'goto' ? table.chains.get(op.chain) : null;
+    if (
+      !stateless ||
+      (next ? !isPure(next, table, family, visiting) : !PURE_TARGETS.has(op.kind))
+    ) {
+      pure = false;
+      break;
+    }
+  }
+  visiting.delete(chain);
+  pureChains.set(chain, pure);
+  return pure;
+}
 
 /** Compiles a chain the first time a packet walks it (parse only validates, to stay small). */
 function compiledRules(chain: Chain, table: Table, family: 4 | 6): readonly CompiledRule[] {
@@ -95,6 +152,18 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
   let i = 0;
   let missFrom = -1;
   let ctx = makeCtx(env, t);
+  // `gen` changes whenever the packet or its connection changes. A pure chain that came back
+  // without a verdict at generation g comes back again at g: it is not walked a second time,
+  // which keeps a walk linear in the rules it visits (40 chains that each jump twice to the
+  // next would otherwise take 2^40 steps).
+  let gen = 0;
+  const returned = new Map<Chain, { gen: number; evaluations: number }>();
+  const entered: { chain: Chain; evaluations: number }[] = [];
+  let evaluations = 0;
+  const setCtx = () => {
+    ctx = makeCtx(env, t);
+    gen++;
+  };
   const flushMiss = (upTo: number) => {
     if (missFrom >= 0) {
       tr.emit({
@@ -145,10 +214,47 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
       },
     });
   };
-  for (let guard = 0; guard < 1_000_000; guard++) {
+  const leaving = (c: Chain) => {
+    const e = entered.pop();
+    if (e && e.chain === c && isPure(c, table, env.family))
+      returned.set(c, { gen, evaluations: evaluations - e.evaluations });
+  };
+  /** Leaves the chain without a verdict: to the rule after the jump, or to the base policy. */
+  const backToCaller = () => {
+    if (chain !== base) leaving(chain);
+    const frame = stack.pop();
+    if (frame) {
+      chain = frame.chain;
+      i = frame.next;
+    } else {
+      // RETURN from the base chain (or a chain it went to by goto): the policy decides.
+      chain = base;
+      i = compiledRules(base, table, env.family).length;
+    }
+  };
+  for (;;) {
     const rules = compiledRules(chain, table, env.family);
+    if (evaluations > WALK_LIMITS.evaluations || tr.events.length > WALK_LIMITS.events) {
+      flushMiss(Math.min(i, rules.length));
+      const cr = rules[Math.min(i, rules.length - 1)] ?? null;
+      const what =
+        evaluations > WALK_LIMITS.evaluations
+          ? `a walk of more than ${WALK_LIMITS.evaluations.toLocaleString('en')} rule evaluations in ${table.name} ${t.hook}`
+          : `a trace of more than ${WALK_LIMITS.events.toLocaleString('en')} steps`;
+      const rule = cr?.rule ?? null;
+      tr.emit({
+        type: 'unsupported',
+        packet: t.pkt,
+        what,
+        line: rule?.line ?? null,
+        text: rule?.text ?? null,
+        explain: { key: 'limit.walk', params: { what, chain: chain.name } },
+      });
+      return { kind: 'unsupported', what, rule };
+    }
     if (i >= rules.length) {
       flushMiss(rules.length);
+      if (chain !== base) leaving(chain);
       const frame = stack.pop();
       if (chain === base || (!frame && chain.builtin)) {
         const policy = base.policy ?? 'ACCEPT';
@@ -185,6 +291,7 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
       continue;
     }
     const cr = rules[i] as CompiledRule;
+    evaluations++;
     const hit = evalRule(cr, ctx);
     if (hit === false) {
       if (missFrom < 0) missFrom = i;
@@ -221,15 +328,7 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
         return { kind: 'drop', rule: cr.rule };
       case 'return': {
         emitRule(cr, 'RETURN', null, before, 'rule.return');
-        const frame = stack.pop();
-        if (!frame) {
-          // RETURN from the base chain (or a chain it went to by goto): the policy decides.
-          chain = base;
-          i = compiledRules(base, table, env.family).length;
-          continue;
-        }
-        chain = frame.chain;
-        i = frame.next;
+        backToCaller();
         continue;
       }
       case 'jump':
@@ -243,7 +342,27 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
           before,
           op.kind === 'jump' ? 'rule.jump' : 'rule.goto',
         );
+        const seen = returned.get(next);
+        if (seen && seen.gen === gen) {
+          // Same pure chain, same packet: it comes back without a verdict again.
+          tr.emit({
+            type: 'return',
+            packet: t.pkt,
+            hook: t.hook,
+            table: table.name,
+            chain: next.name,
+            explain: {
+              key: 'chain.repeat',
+              params: { chain: next.name, count: seen.evaluations },
+            },
+          });
+          // A goto'd chain that comes back returns to the caller of this chain.
+          if (op.kind === 'goto') backToCaller();
+          continue;
+        }
         if (op.kind === 'jump') stack.push({ chain, next: i });
+        else if (chain !== base) entered.pop();
+        entered.push({ chain: next, evaluations });
         chain = next;
         i = 0;
         continue;
@@ -280,7 +399,7 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
       case 'mark': {
         const mark = applyXmark(t.pkt.mark, op.value, op.mask);
         t.pkt = { ...t.pkt, mark };
-        ctx = makeCtx(env, t);
+        setCtx();
         emitRule(cr, 'CONTINUE', 'MARK', before, 'rule.mark', { mark: `0x${mark.toString(16)}` });
         continue;
       }
@@ -290,10 +409,9 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
           if (op.mode === 'set') conn.mark = applyXmark(conn.mark, op.value, op.mask);
           else if (op.mode === 'save')
             conn.mark = ((conn.mark & ~op.ctmask) ^ (t.pkt.mark & op.nfmask)) >>> 0;
-          else {
+          else
             t.pkt = { ...t.pkt, mark: ((t.pkt.mark & ~op.nfmask) ^ (conn.mark & op.ctmask)) >>> 0 };
-            ctx = makeCtx(env, t);
-          }
+          setCtx();
         }
         emitRule(cr, 'CONTINUE', 'CONNMARK', before, 'rule.connmark', {
           mark: `0x${(conn?.mark ?? 0).toString(16)}`,
@@ -318,7 +436,7 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
         continue;
       case 'notrack':
         env.notrack(t);
-        ctx = makeCtx(env, t);
+        setCtx();
         emitRule(cr, 'CONTINUE', 'NOTRACK', before, 'rule.notrack');
         continue;
       case 'unsupported':
@@ -333,5 +451,4 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
         return { kind: 'unsupported', what: op.what, rule: cr.rule };
     }
   }
-  throw new Error('chain traversal did not terminate');
 }

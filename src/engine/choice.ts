@@ -64,10 +64,13 @@ export function randomChooser(seed: number): Chooser {
   };
 }
 
-/** Replays a fixed prefix of decisions, then takes option 0 and remembers the untaken ones. */
+/**
+ * Replays a fixed prefix of decisions, then takes the first viable option and reports each
+ * untaken one as (depth, option): the branch is the first `depth` decisions taken, then `option`.
+ */
 export function scriptedChooser(
   prefix: readonly number[],
-  onBranch: (path: number[]) => void,
+  onBranch: (depth: number, option: number) => void,
 ): Chooser {
   const taken: Choice[] = [];
   return {
@@ -80,8 +83,7 @@ export function scriptedChooser(
       else {
         const viable = weights.map((w, i) => (w > 0 ? i : -1)).filter((i) => i >= 0);
         k = viable[0] ?? 0;
-        const base = taken.map((c) => c.index);
-        for (const alt of viable.slice(1)) onBranch([...base, alt]);
+        for (const alt of viable.slice(1)) onBranch(depth, alt);
       }
       taken.push({
         label,

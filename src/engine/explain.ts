@@ -47,6 +47,10 @@ export const EXPLAIN_EN: Readonly<Record<string, string>> = {
   'rule.notrack': 'NOTRACK: conntrack will ignore this packet, so no NAT can apply to it.',
   'log.line': 'kernel log: {prefix}',
   'chain.return': 'End of {chain}: back to the calling chain.',
+  'chain.repeat':
+    '{chain} was already walked with this same packet at this hook and came back without a verdict; it would do the same again, so the lab does not repeat its {count} rule evaluation(s).',
+  'limit.walk':
+    'The lab stops here: {what} (in {chain}). The kernel would go on; the lab cannot show a walk this long, so it does not guess the result.',
   'chain.policy.accept': 'End of {table} {chain}: policy ACCEPT.',
   'chain.policy.drop': 'End of {table} {chain}: policy DROP.',
   'nat.skip.established':

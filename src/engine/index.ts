@@ -20,8 +20,14 @@ export { buildHost } from './runtime.ts';
 export type { HostProblem, HostRuntime } from './runtime.ts';
 export { buildNetwork, newNetworkState, cloneNetworkState } from './network.ts';
 export type { Network, NetworkSpec, NetworkState, Outcome, ProbeSpec } from './network.ts';
-export { simulate, enumerateOutcomes, outcomeKey } from './simulate.ts';
-export type { Simulation, Enumeration, SimulateOptions } from './simulate.ts';
+export {
+  simulate,
+  enumerateOutcomes,
+  outcomeKey,
+  limitText,
+  ENUMERATION_LIMITS,
+} from './simulate.ts';
+export type { Simulation, Enumeration, EnumerationLimit, SimulateOptions } from './simulate.ts';
 export type { Choice } from './choice.ts';
 export type { CtSnapshot, TraceEvent, EventType, Verdict, Explain } from './trace.ts';
 export { xtablesNotation } from './trace.ts';

@@ -42,31 +42,88 @@ export function simulate(
 
 export interface Enumeration {
   readonly runs: readonly Simulation[];
-  /** True when the branch limit stopped the enumeration early. */
+  /** True when a limit stopped the enumeration: `runs` are then only some of the outcomes. */
   readonly truncated: boolean;
+  /** Sum of the probabilities of `runs`: 1 when complete (up to rounding). */
+  readonly covered: number;
+  /** Branches found but not followed (each holds at least one more outcome); 0 when complete. */
+  readonly notComputed: number;
+  /** Which limit stopped the enumeration (512 followed branches, ...), or null. */
+  readonly stoppedBy: EnumerationLimit | null;
+}
+
+export interface EnumerationLimit {
+  readonly limit: 'branches' | 'steps' | 'waiting';
+  readonly count: number;
+}
+
+/** `512 branches`, `250,000 trace steps`: the limit in English, for the CLI. */
+export function limitText(l: EnumerationLimit): string {
+  const n = l.count.toLocaleString('en');
+  return l.limit === 'branches'
+    ? `${n} branches`
+    : l.limit === 'steps'
+      ? `${n} trace steps`
+      : `${n} branches waiting to be followed`;
 }
 
 /**
+ * Bounds of one enumeration, so any ruleset ends in bounded time and memory: followed branches,
+ * trace steps kept (events and random choices of every run), branches waiting to be followed.
+ */
+export const ENUMERATION_LIMITS = { runs: 512, steps: 250_000, pending: 100_000 };
+
+/**
  * Follows every branch: each returned run has the probability of its choices, and together they
- * sum to 1 (e.g. three endpoints at 1/3 each). `state` is not modified.
+ * sum to 1 (e.g. three endpoints at 1/3 each). `state` is not modified. Past a limit it stops and
+ * says so (`truncated`, `covered`, `notComputed`) rather than guess the rest.
  */
 export function enumerateOutcomes(
   net: Network,
   probe: ProbeSpec,
-  options: { state?: NetworkState; limit?: number } = {},
+  options: { state?: NetworkState; limit?: number; steps?: number } = {},
 ): Enumeration {
-  const limit = options.limit ?? 512;
+  const limit = options.limit ?? ENUMERATION_LIMITS.runs;
+  const maxSteps = options.steps ?? ENUMERATION_LIMITS.steps;
   const base = options.state ?? newNetworkState();
-  const pending: number[][] = [[]];
+  // A pending branch is the first `depth` choices of run `parent`, then option `alt`: three
+  // numbers instead of a copied prefix, so thousands of random rules do not exhaust memory.
+  const pending: { parent: number; depth: number; alt: number }[] = [];
+  let head = 0;
   const runs: Simulation[] = [];
-  while (pending.length && runs.length < limit) {
-    const prefix = pending.shift() as number[];
-    const chooser = scriptedChooser(prefix, (alt) => pending.push(alt));
+  let steps = 0;
+  let covered = 0;
+  let stoppedBy: EnumerationLimit | null = null;
+  let next: number[] | null = [];
+  while (next) {
+    const parent = runs.length;
+    const chooser = scriptedChooser(next, (depth, alt) => pending.push({ parent, depth, alt }));
     const r = runProbe(net, cloneNetworkState(base), probe, chooser);
     const probability = chooser.taken.reduce((p, c) => p * c.probability, 1);
     runs.push({ outcome: r.outcome, events: r.events, choices: chooser.taken, probability });
+    covered += probability;
+    steps += r.events.length + chooser.taken.length;
+    next = null;
+    if (head >= pending.length) break;
+    if (runs.length >= limit) stoppedBy = { limit: 'branches', count: limit };
+    else if (steps >= maxSteps) stoppedBy = { limit: 'steps', count: maxSteps };
+    else if (pending.length - head > ENUMERATION_LIMITS.pending)
+      stoppedBy = { limit: 'waiting', count: ENUMERATION_LIMITS.pending };
+    if (stoppedBy) break;
+    const b = pending[head++] as { parent: number; depth: number; alt: number };
+    const from = (runs[b.parent] as Simulation).choices;
+    next = [];
+    for (let d = 0; d < b.depth; d++) next.push((from[d] as Choice).index);
+    next.push(b.alt);
   }
-  return { runs, truncated: pending.length > 0 };
+  const notComputed = pending.length - head;
+  return {
+    runs,
+    truncated: notComputed > 0,
+    covered: notComputed > 0 ? Math.min(covered, 1) : 1,
+    notComputed,
+    stoppedBy: notComputed > 0 ? stoppedBy : null,
+  };
 }
 
 /** Groups runs with the same outcome, summing probabilities: `answered by pod-a: 0.5`. */

@@ -456,7 +456,7 @@ function verdictResult(v: Exclude<HookOutcome, { kind: 'accept' }>, t: Traversal
     };
   if (v.kind === 'reject')
     return { kind: 'rejected', with: v.with, pkt: t.pkt, inIf: t.inIf, hook: t.hook, ct: t.ct };
-  return { kind: 'unsupported', what: v.what, pkt: t.pkt, line: v.rule.line };
+  return { kind: 'unsupported', what: v.what, pkt: t.pkt, line: v.rule?.line ?? 0 };
 }
 
 function traversal(

@@ -200,8 +200,7 @@ export function loadExercise(
 ): { exercise: LoadedExercise | null; diagnostics: LabDiagnostic[] } {
   const { doc, diagnostics } = readOneDocument(text, 'exercise');
   if (!doc) return { exercise: null, diagnostics };
-  if (opts.validate !== false)
-    diagnostics.push(...schemaDiagnostics(doc, validate(doc.value), 'an exercise'));
+  if (opts.validate !== false) diagnostics.push(...schemaDiagnostics(doc, validate(doc.value)));
   if (diagnostics.length) return { exercise: null, diagnostics };
   const def = doc.value as ExerciseDef;
   const at = (p: (string | number)[]) => doc.span(p);

@@ -127,7 +127,20 @@ function probeSupport(): KernelSupport {
   if (typeof process.getuid === 'function' && process.getuid() !== 0) {
     return { ok: false, reason: `not root (uid ${process.getuid()})` };
   }
-  for (const tool of ['ip', 'iptables-restore', 'xtables-monitor', 'nft']) {
+  // Every program the suite runs (.ci/tools lists them with their packages): a missing one is
+  // named here instead of failing later as "exec of conntrack failed".
+  for (const tool of [
+    'ip',
+    'iptables',
+    'iptables-restore',
+    'ip6tables-restore',
+    'xtables-monitor',
+    'nft',
+    'ipset',
+    'conntrack',
+    'sysctl',
+    'stdbuf',
+  ]) {
     const found = ['/usr/sbin', '/sbin', '/usr/bin', '/bin'].some((d) =>
       existsSync(`${d}/${tool}`),
     );

@@ -1,7 +1,11 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ClusterView, RunView } from '../../cluster/types.ts';
 import { useActions, useLab } from './context.tsx';
-import { outcomeLabel, percent, toneOf, verdictOf } from '../model/verdict.ts';
+import { outcomeLabel, partialNote, percent, toneOf, verdictOf } from '../model/verdict.ts';
+
+/** Branch chips shown before "show all": hundreds of endpoints must not bury the answer. */
+export const CHIPS_SHOWN = 12;
 
 /** One sentence answering the question, and for random branches the split with percentages. */
 export function VerdictBanner() {
@@ -10,6 +14,7 @@ export function VerdictBanner() {
   const run = useLab((s) => s.doc.run);
   const stale = useLab((s) => s.stale);
   const { setRun } = useActions();
+  const [allChips, setAllChips] = useState(false);
   const runs = result?.runs ?? [];
   const sel = runs[run] ?? runs[0];
   if (!result || !sel)
@@ -20,8 +25,14 @@ export function VerdictBanner() {
     );
   const v = verdictOf(sel, result.cluster);
   const vias = branchVias(runs, result.cluster);
+  const partial = partialNote(result);
   const kind = sel.outcome.kind;
   const tone = toneOf(kind);
+  // The first chips, and the selected one wherever it is.
+  const shown = runs
+    .map((r, i) => ({ r, i }))
+    .filter(({ i }) => allChips || i < CHIPS_SHOWN || i === run);
+  const splitText = t(partial ? 'verdict.split.partial' : splitKey(runs), { count: runs.length });
   return (
     <div
       className={`verdict verdict-${tone}${stale ? ' is-stale' : ''}`}
@@ -36,20 +47,23 @@ export function VerdictBanner() {
       <span className="verdict-text" data-testid="verdict-text">
         {t(v.key, v.params ?? {})}
       </span>
+      {partial && (
+        <span className="verdict-partial" data-testid="verdict-partial">
+          {t(partial.note.key, {
+            ...partial.note.params,
+            limit: t(partial.limit.key, partial.limit.params ?? {}),
+          })}
+        </span>
+      )}
       {runs.length > 1 && (
         <span className="verdict-split" role="group" aria-label={t('runs.title')}>
           {/* Who splits the outcomes, in full on wide screens; the count alone on narrow ones
               (the sentence stays in the tooltip). */}
-          <span className="verdict-split-title split-long">
-            {t(splitKey(runs), { count: runs.length })}
-          </span>
-          <span
-            className="verdict-split-title split-short"
-            title={t(splitKey(runs), { count: runs.length })}
-          >
+          <span className="verdict-split-title split-long">{splitText}</span>
+          <span className="verdict-split-title split-short" title={splitText}>
             {t('verdict.outcomes', { count: runs.length })}
           </span>
-          {runs.map((r, i) => {
+          {shown.map(({ r, i }) => {
             const o = outcomeLabel(r, result.cluster);
             const via = vias[i];
             return (
@@ -70,6 +84,19 @@ export function VerdictBanner() {
               </button>
             );
           })}
+          {runs.length > CHIPS_SHOWN && (
+            <button
+              type="button"
+              className="chip chip-more"
+              data-testid="runs-toggle"
+              aria-expanded={allChips}
+              onClick={() => setAllChips(!allChips)}
+            >
+              {allChips
+                ? t('verdict.fewer')
+                : t('verdict.more', { count: runs.length - shown.length })}
+            </button>
+          )}
         </span>
       )}
     </div>

@@ -192,6 +192,17 @@ export const UI_EN = {
     '{count} possible outcomes: the router’s ECMP picks a node, then kube-proxy’s statistic rules pick an endpoint.',
   'verdict.outcomes': '{count} outcomes:',
   'verdict.branch': '{p}% {outcome}',
+  'verdict.limit.branches': '{count} branches',
+  'verdict.limit.steps': '{count} trace steps',
+  'verdict.limit.waiting': '{count} branches waiting to be followed',
+  'verdict.split.partial': '{count} of the possible outcomes, each with its share:',
+  'verdict.more_one': 'Show {count} more branch',
+  'verdict.more_other': 'Show {count} more branches',
+  'verdict.fewer': 'Show fewer',
+  'verdict.partial_one':
+    'Not every branch was computed: the lab stopped at its limit of {limit}. The outcomes shown cover {covered}% of the probability, so each share is a lower bound; at least {count} more branch ({rest}% of the probability) was not computed.',
+  'verdict.partial_other':
+    'Not every branch was computed: the lab stopped at its limit of {limit}. The outcomes shown cover {covered}% of the probability, so each share is a lower bound; at least {count} more branches ({rest}% of the probability) were not computed.',
   'outcome.answered': 'answered by {host}',
   'outcome.delivered': 'delivered to {host}',
   'outcome.refused': 'refused',

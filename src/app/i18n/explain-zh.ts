@@ -37,6 +37,10 @@ export const EXPLAIN_ZH: Readonly<Record<string, string>> = {
   'rule.notrack': 'NOTRACK：conntrack 忽略这个包，因此不会对它做任何 NAT。',
   'log.line': '内核日志：{prefix}',
   'chain.return': '{chain} 走到末尾：回到调用它的链。',
+  'chain.repeat':
+    '{chain} 已经在这个钩子上用同一个包走过一遍，并且没有给出判决就返回了；再走一遍结果相同，所以实验室不再重复它的 {count} 次规则求值。',
+  'limit.walk':
+    '实验室在这里停下：{what}（在 {chain} 中）。内核会继续走下去；实验室无法展示这么长的遍历，因此不猜测结果。',
   'chain.policy.accept': '{table} {chain} 走到末尾：默认策略 ACCEPT。',
   'chain.policy.drop': '{table} {chain} 走到末尾：默认策略 DROP。',
   'nat.skip.established': 'nat 链只看连接的第一个包；之后由 conntrack 按记录做地址转换。',

@@ -182,6 +182,17 @@ export const UI_ZH: Record<UiKey, string> = {
     '{count} 种可能的结果：路由器的 ECMP 先选节点，kube-proxy 的 statistic 规则再选后端。',
   'verdict.outcomes': '{count} 种结果：',
   'verdict.branch': '{p}% {outcome}',
+  'verdict.limit.branches': '{count} 个分支',
+  'verdict.limit.steps': '{count} 个跟踪步骤',
+  'verdict.limit.waiting': '{count} 个待跟随的分支',
+  'verdict.split.partial': '已计算的 {count} 个可能结果，各自的比例：',
+  'verdict.more_one': '再显示 {count} 个分支',
+  'verdict.more_other': '再显示 {count} 个分支',
+  'verdict.fewer': '收起',
+  'verdict.partial_one':
+    '并非所有分支都已计算：实验室在达到 {limit} 的上限时停止。显示的结果覆盖 {covered}% 的概率，因此每个比例都只是下限；至少还有 {count} 个分支（{rest}% 的概率）没有计算。',
+  'verdict.partial_other':
+    '并非所有分支都已计算：实验室在达到 {limit} 的上限时停止。显示的结果覆盖 {covered}% 的概率，因此每个比例都只是下限；至少还有 {count} 个分支（{rest}% 的概率）没有计算。',
   'outcome.answered': '由 {host} 应答',
   'outcome.delivered': '投递给 {host}',
   'outcome.refused': '被拒绝',

@@ -2,7 +2,7 @@
  * The one sentence that answers the user's question, as an i18n key with parameters: who
  * answered, on which node, and which source address they saw (and which rule made it so).
  */
-import type { ClusterView, RunView } from '../../cluster/types.ts';
+import type { ClusterView, LabResult, RunView } from '../../cluster/types.ts';
 import type { Explain } from '../../engine/trace.ts';
 
 export type Sentence = Explain;
@@ -115,4 +115,34 @@ export function percent(p: number): string {
 /** The colour of an outcome: answered, refused (an answer, but no), or nothing came back. */
 export function toneOf(kind: RunView['outcome']['kind']): 'ok' | 'warn' | 'bad' {
   return kind === 'answered' || kind === 'delivered' ? 'ok' : kind === 'refused' ? 'warn' : 'bad';
+}
+
+/** A share of the probability for a sentence: never "0" for a computed branch, never "100" for a part. */
+function share(p: number): string {
+  if (p > 0 && p < 0.0005) return '<0.1';
+  if (p < 1 && p > 0.9995) return '>99.9';
+  return percent(p);
+}
+
+/**
+ * When the lab stopped following branches at a limit: what the shown outcomes cover and what was
+ * not computed, so the shares read as lower bounds instead of a split that does not add up.
+ */
+export function partialNote(result: LabResult): { note: Sentence; limit: Sentence } | null {
+  const part = result.partial;
+  if (!part) return null;
+  return {
+    note: {
+      key: 'verdict.partial',
+      params: {
+        count: part.notComputed,
+        covered: share(part.covered),
+        rest: share(1 - part.covered),
+      },
+    },
+    limit: {
+      key: `verdict.limit.${part.stoppedBy.limit}`,
+      params: { count: part.stoppedBy.count },
+    },
+  };
 }

@@ -426,9 +426,14 @@ function statisticModule(mod: ModuleItem, rule: Rule): { m: Matcher; p: number |
   const mode = get('--mode')?.args[0];
   if (mode === 'random') {
     const o = get('--probability');
-    const p = Number(o?.args[0]);
+    const raw = o?.args[0] ?? '';
+    // iptables reads it with strtod and refuses an empty or partial number; Number('') is 0.
+    const p = raw.trim() === '' ? NaN : Number(raw);
     if (!o || Number.isNaN(p) || p < 0 || p > 1)
-      fail(o?.column ?? mod.column, 'statistic --mode random needs --probability between 0 and 1');
+      fail(
+        o?.column ?? mod.column,
+        `statistic --mode random needs --probability between 0 and 1${o ? `, not '${raw}'` : ''}`,
+      );
     const neg = o?.negated ?? false;
     // The kernel draws get_random_u32() < probability * 2^31 (xt_statistic.c).
     const m: Matcher = (c) => {

@@ -1,7 +1,14 @@
 /** Property tests: random and mutated rulesets never crash the parser or the engine, and errors say where. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildNetwork, simulate, parseRuleset, serializeRuleset, SYN } from '../index.ts';
+import {
+  buildNetwork,
+  enumerateOutcomes,
+  simulate,
+  parseRuleset,
+  serializeRuleset,
+  SYN,
+} from '../index.ts';
 
 const VALID = `*raw
 :PREROUTING ACCEPT [0:0]
@@ -171,7 +178,7 @@ describe('engine fuzzing', () => {
     ],
   });
 
-  it('random packets always end with an outcome, never an exception or a hang', () => {
+  it('random packets: the seeded run is one of the enumerated branches, whose shares sum to 1', () => {
     expect(network).not.toBeNull();
     const net = network as NonNullable<typeof network>;
     const ip = fc.oneof(
@@ -200,27 +207,32 @@ describe('engine fuzzing', () => {
     });
     fc.assert(
       fc.property(packet, (p) => {
-        const sim = simulate(
-          net,
-          {
-            kind: 'inject',
-            host: 'node',
-            iface: p.iface,
-            packet: {
-              proto: p.proto,
-              src: p.src,
-              dst: p.dst,
-              sport: p.sport,
-              dport: p.dport,
-              mark: p.mark,
-              ttl: 64,
-              ...(p.proto === 'tcp' ? { flags: SYN } : {}),
-            },
+        const probe = {
+          kind: 'inject' as const,
+          host: 'node',
+          iface: p.iface,
+          packet: {
+            proto: p.proto,
+            src: p.src,
+            dst: p.dst,
+            sport: p.sport,
+            dport: p.dport,
+            mark: p.mark,
+            ttl: 64,
+            ...(p.proto === 'tcp' ? { flags: SYN } : {}),
           },
-          { seed: p.seed },
-        );
-        expect(sim.outcome.kind).toBeTruthy();
+        };
+        const sim = simulate(net, probe, { seed: p.seed });
         expect(sim.events.length).toBeLessThan(5000);
+        // The seeded run is one of the branches the enumeration finds, the branches' shares add
+        // up to 1, and the same seed gives the same run.
+        const en = enumerateOutcomes(net, probe);
+        expect(en.truncated).toBe(false);
+        expect(en.runs.reduce((a, r) => a + r.probability, 0)).toBeCloseTo(1, 9);
+        expect(en.runs.map((r) => JSON.stringify(r.outcome))).toContain(
+          JSON.stringify(sim.outcome),
+        );
+        expect(simulate(net, probe, { seed: p.seed }).outcome).toEqual(sim.outcome);
       }),
       { numRuns: 300 },
     );

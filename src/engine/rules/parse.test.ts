@@ -153,6 +153,10 @@ describe('parse errors say where and what to do', () => {
     expect(one('-m statistic --mode random --probability 2 -j ACCEPT')).toContain(
       'between 0 and 1',
     );
+    // An empty probability is not 0 (iptables' strtod refuses it).
+    expect(one('-m statistic --mode random --probability "" -j ACCEPT')).toBe(
+      "statistic --mode random needs --probability between 0 and 1, not ''",
+    );
     expect(one('-j DNAT')).toBe('DNAT needs --to-destination');
   });
 

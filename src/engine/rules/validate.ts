@@ -151,7 +151,61 @@ function jumpGraph(table: Table, chains: readonly Chain[]): Graph {
 }
 
 function checkGraph(table: Table, g: Graph): Diagnostic[] {
-  return [...checkLoops(g), ...checkHooks(table, g)];
+  const loops = checkLoops(g);
+  return [...loops, ...checkHooks(table, g), ...(loops.length ? [] : checkDepth(table, g))];
+}
+
+/**
+ * nf_tables validates every chain reachable from a base chain with a jump stack of 16 levels
+ * (NFT_JUMP_STACK_SIZE; nft_chain_validate in net/netfilter/nf_tables_api.c returns EMLINK at
+ * level 16), so iptables-nft refuses a jump or goto that reaches a chain 16 levels below a
+ * built-in chain: `RULE_APPEND failed (Too many links)` (checked with iptables-nft 1.8.9 on Linux
+ * 6.18). iptables-legacy loads such a ruleset, so this is a warning and the lab still runs it.
+ */
+export const NFT_MAX_DEPTH = 15;
+
+function checkDepth(table: Table, g: Graph): Diagnostic[] {
+  const n = g.chains.length;
+  // Longest path from any base chain, over the loop-free jump graph (Kahn's order).
+  const indeg = new Int32Array(n);
+  for (const t of g.to) indeg[t] = (indeg[t] as number) + 1;
+  const depth = new Int32Array(n).fill(-1);
+  for (const hook of BUILTIN_CHAINS[table.name]) {
+    const base = table.chains.get(hook);
+    const id = base ? g.ids.get(base) : undefined;
+    if (id !== undefined) depth[id] = 0;
+  }
+  const order: number[] = [];
+  for (let c = 0; c < n; c++) if (indeg[c] === 0) order.push(c);
+  const out: Diagnostic[] = [];
+  let first: Rule | null = null;
+  let extra = 0;
+  let reached = 0;
+  for (let k = 0; k < order.length; k++) {
+    const c = order[k] as number;
+    for (let e = g.start[c] as number; e < (g.start[c + 1] as number); e++) {
+      const t = g.to[e] as number;
+      const d = depth[c] as number;
+      if (d >= 0 && d + 1 > (depth[t] as number)) depth[t] = d + 1;
+      if (d >= NFT_MAX_DEPTH) {
+        if (first === null) {
+          first = g.rules[e] as Rule;
+          reached = d + 1;
+        } else extra++;
+      }
+      indeg[t] = (indeg[t] as number) - 1;
+      if (indeg[t] === 0) order.push(t);
+    }
+  }
+  if (first)
+    out.push({
+      severity: 'warning',
+      line: first.line,
+      column: first.targetColumn,
+      message: `this ${first.target?.via === '-g' ? 'goto' : 'jump'} reaches a chain ${reached} levels below a built-in chain${extra ? ` (and ${extra} more rule${extra > 1 ? 's' : ''} like it)` : ''}: iptables-nft refuses the ruleset with "RULE_APPEND failed (Too many links)", because nf_tables allows ${NFT_MAX_DEPTH} levels; iptables-legacy loads it`,
+      hint: 'Flatten the chains (fewer nested jumps); the lab still runs the rules as written.',
+    });
+  return out;
 }
 
 /** Jump loops are rejected by the kernel (ELOOP); report the rule that closes the cycle. */

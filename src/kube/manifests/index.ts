@@ -7,7 +7,8 @@ import { canonicalIp } from '../../engine/ip.ts';
 import type { EndpointModel, EndpointSliceModel, Protocol, ServiceModel } from '../model.ts';
 import { endpointSlicesFor } from './endpointslices.ts';
 import { isWorkloadKind, readWorkload, schedule, type Workload } from './pods.ts';
-import { DNS1123_SUBDOMAIN, Reader, type ManifestDiagnostic } from './reader.ts';
+import { nameProblem } from './names.ts';
+import { Reader, type ManifestDiagnostic } from './reader.ts';
 import { allocate, readService, type ServiceDraft } from './services.ts';
 import type { ClusterSettings, PodModel } from './types.ts';
 import { isRecord, parseStream, type Span } from './yaml-source.ts';
@@ -70,8 +71,7 @@ export function readManifests(text: string, cluster: ClusterSettings): ManifestM
     const name = r.str(['metadata', 'name'], { required: true });
     const namespace =
       r.str(['metadata', 'namespace'], {
-        pattern: /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/,
-        what: 'a namespace name',
+        name: { rule: 'dns1123-label', what: 'a namespace name' },
       }) ?? 'default';
     if (!name) continue;
     r.label = `${kind} ${namespace}/${name}`;
@@ -86,11 +86,8 @@ export function readManifests(text: string, cluster: ClusterSettings): ManifestM
       drafts.push(readService(r, namespace, name, cluster));
       serviceSpans.set(`${namespace}/${name}`, doc.span([]));
     } else if (isWorkloadKind(kind)) {
-      if (!DNS1123_SUBDOMAIN.test(name))
-        r.report(
-          ['metadata', 'name'],
-          `'${name}' is not a valid name: lowercase letters, digits, '-' and '.'`,
-        );
+      const bad = nameProblem(name, 'dns1123-subdomain', `a ${kind} name`);
+      if (bad) r.report(['metadata', 'name'], bad);
       workloads.push(readWorkload(r, kind, namespace, name));
     } else if (kind === 'EndpointSlice') {
       const slice = readEndpointSlice(r, namespace);

@@ -7,7 +7,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { formatIPv4, parseCidr, parseIPv4 } from '../../engine/ip.ts';
 import type { Protocol } from '../model.ts';
-import { PORT_NAME, type Path, type Reader } from './reader.ts';
+import type { Path, Reader } from './reader.ts';
 import type { ClusterSettings, ContainerPort, NodeInfo, PodModel, Taint } from './types.ts';
 
 export const ANNOTATION_PREFIX = 'lab.hookpath.io/';
@@ -81,10 +81,7 @@ export function readWorkload(
     r.list([...spec, 'containers', ci, 'ports']).forEach((__, pi) => {
       const pp: Path = [...spec, 'containers', ci, 'ports', pi];
       const port = r.int([...pp, 'containerPort'], { required: true, min: 1, max: 65535 });
-      const pname = r.str([...pp, 'name'], {
-        pattern: PORT_NAME,
-        what: 'port names are lowercase, up to 15 characters, with at least one letter',
-      });
+      const pname = r.str([...pp, 'name'], { name: { rule: 'port-name', what: 'a port name' } });
       const protocol = (r.str([...pp, 'protocol'], { enum: ['TCP', 'UDP', 'SCTP'] }) ??
         'TCP') as Protocol;
       if (port !== undefined) ports.push({ name: pname ?? null, port, protocol });

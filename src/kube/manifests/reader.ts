@@ -1,4 +1,5 @@
 /** Typed access to a manifest's fields that records a positioned, instructor-readable problem for every bad value. */
+import { nameProblem, visible, type NameRule } from './names.ts';
 import { isRecord, type SourceDoc, type Span } from './yaml-source.ts';
 
 export interface ManifestDiagnostic {
@@ -45,7 +46,14 @@ export class Reader {
 
   str(
     path: Path,
-    opts: { required?: boolean; enum?: readonly string[]; pattern?: RegExp; what?: string } = {},
+    opts: {
+      required?: boolean;
+      enum?: readonly string[];
+      pattern?: RegExp;
+      what?: string;
+      /** Checked as a Kubernetes name: the message names the offending character and the rule. */
+      name?: { readonly rule: NameRule; readonly what: string };
+    } = {},
   ): string | undefined {
     const v = this.get(path);
     if (v === undefined || v === null) {
@@ -64,11 +72,16 @@ export class Reader {
       return undefined;
     }
     if (opts.enum && !opts.enum.includes(v)) {
-      this.report(path, `'${v}' is not one of ${opts.enum.join(', ')}`);
+      this.report(path, `'${visible(v)}' is not one of ${opts.enum.join(', ')}`);
+      return undefined;
+    }
+    const bad = opts.name ? nameProblem(v, opts.name.rule, opts.name.what) : null;
+    if (bad) {
+      this.report(path, bad);
       return undefined;
     }
     if (opts.pattern && !opts.pattern.test(v)) {
-      this.report(path, `'${v}' is not valid${opts.what ? `: ${opts.what}` : ''}`);
+      this.report(path, `'${visible(v)}' is not valid${opts.what ? `: ${opts.what}` : ''}`);
       return undefined;
     }
     return v;
@@ -144,12 +157,3 @@ export class Reader {
     return out;
   }
 }
-
-/** RFC 1123 label (names of Pods, Deployments, namespaces). */
-export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-/** RFC 1123 subdomain (metadata.name of most objects). */
-export const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
-/** RFC 1035 label (Service names, port names). */
-export const DNS1035_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
-/** IANA service name (port names): up to 15 chars, lowercase, at least one letter. */
-export const PORT_NAME = /^(?=.*[a-z])[a-z0-9]([-a-z0-9]{0,13}[a-z0-9])?$/;

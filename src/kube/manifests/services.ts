@@ -6,7 +6,8 @@
  */
 import { canonicalIp, cidrContains, formatIPv4, parseCidr } from '../../engine/ip.ts';
 import type { LoadBalancerIngress, Protocol, ServiceModel, ServicePortModel } from '../model.ts';
-import { DNS1035_LABEL, PORT_NAME, type Reader } from './reader.ts';
+import { nameProblem } from './names.ts';
+import type { Reader } from './reader.ts';
 import type { ClusterSettings } from './types.ts';
 
 const TYPES = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'] as const;
@@ -34,11 +35,8 @@ export function readService(
   name: string,
   cluster: ClusterSettings,
 ): ServiceDraft {
-  if (!DNS1035_LABEL.test(name))
-    r.report(
-      ['metadata', 'name'],
-      `'${name}' is not a valid Service name: lowercase letters, digits and '-', starting with a letter`,
-    );
+  const badName = nameProblem(name, 'dns1035-label', 'a Service name');
+  if (badName) r.report(['metadata', 'name'], badName);
   const type = (r.str(['spec', 'type'], { enum: TYPES }) ?? 'ClusterIP') as ServiceModel['type'];
   const rawPorts = r.list(['spec', 'ports']);
   if (type !== 'ExternalName' && rawPorts.length === 0)
@@ -50,11 +48,7 @@ export function readService(
     const port = r.int([...p, 'port'], { required: true, min: 1, max: 65535 });
     const protocol = (r.str([...p, 'protocol'], { enum: ['TCP', 'UDP', 'SCTP'] }) ??
       'TCP') as Protocol;
-    let pname =
-      r.str([...p, 'name'], {
-        pattern: PORT_NAME,
-        what: 'port names are lowercase, up to 15 characters, with at least one letter',
-      }) ?? '';
+    let pname = r.str([...p, 'name'], { name: { rule: 'port-name', what: 'a port name' } }) ?? '';
     if (rawPorts.length > 1 && !pname) {
       r.report([...p], 'every port needs a name when a Service has more than one port');
       pname = `port-${i}`;
@@ -70,8 +64,11 @@ export function readService(
       else targetPort = tpRaw;
     } else if (typeof tpRaw === 'string') {
       if (/^\d+$/.test(tpRaw)) targetPort = Number(tpRaw);
-      else if (!PORT_NAME.test(tpRaw))
-        r.report([...p, 'targetPort'], `'${tpRaw}' is neither a port number nor a valid port name`);
+      else if (nameProblem(tpRaw, 'port-name', 'a named targetPort'))
+        r.report(
+          [...p, 'targetPort'],
+          `neither a port number nor a port name: ${nameProblem(tpRaw, 'port-name', 'a named targetPort') ?? ''}`,
+        );
       else targetPort = tpRaw;
     } else if (tpRaw !== undefined && tpRaw !== null)
       r.report([...p, 'targetPort'], 'must be a port number or a port name');
@@ -237,26 +234,56 @@ export function allocate(drafts: readonly ServiceDraft[], cluster: ClusterSettin
     return null;
   };
   const cidr = parseCidr(cluster.serviceCIDR);
-  let ipCursor = 10;
+  // The API server's IPv4 allocator never gives the network or broadcast address, and the first
+  // address is the `kubernetes` Service's (pkg/registry/core/service/ipallocator). The lab gives
+  // the lowest free address from the 10th on (reproducible where the real allocator picks at
+  // random), then the lower ones, so a small range is used up before a Service is refused.
+  const size = cidr && cidr.family === 4 ? 2 ** (32 - cidr.prefix) : 0;
+  const offsets = function* () {
+    for (let o = 10; o < size - 1; o++) yield o;
+    for (let o = 2; o < Math.min(10, size - 1); o++) yield o;
+  };
+  const free = offsets();
   const nextIp = () => {
     if (!cidr || cidr.family !== 4) return null;
-    for (; ipCursor < 2 ** (32 - cidr.prefix) - 1; ipCursor++) {
-      const ip = formatIPv4(((cidr.addr as number) + ipCursor) >>> 0);
+    for (let o = free.next(); !o.done; o = free.next()) {
+      const ip = formatIPv4(((cidr.addr as number) + o.value) >>> 0);
       if (!usedIps.has(ip)) return (usedIps.add(ip), ip);
     }
     return null;
   };
+  const usable = Math.max(0, size - 3);
   const pool = [...cluster.loadBalancerPool];
   const usedLb = new Set(drafts.flatMap((d) => d.svc.loadBalancerIngress.map((x) => x.ip)));
   for (const d of drafts) {
     let svc = d.svc;
-    if (d.wantsClusterIP) svc = { ...svc, clusterIP: nextIp() };
+    if (d.wantsClusterIP) {
+      const ip = nextIp();
+      // The API server refuses the Service; the lab says so instead of dropping it silently.
+      if (ip === null)
+        d.reader.report(
+          ['metadata', 'name'],
+          cidr?.family === 4
+            ? `no ClusterIP is left for this Service in the service CIDR ${cluster.serviceCIDR} (it has ${usable} address${usable === 1 ? '' : 'es'} for Services: not the network and broadcast addresses, and the first is the kubernetes Service's); the API server refuses it with "failed to allocate a serviceIP: range is full". Give the cluster a larger serviceCIDR`
+            : `cannot allocate a ClusterIP: the service CIDR '${cluster.serviceCIDR}' is not an IPv4 prefix`,
+        );
+      svc = { ...svc, clusterIP: ip };
+    }
+    const port = () => {
+      const p = nextPort();
+      if (p === null)
+        d.reader.report(
+          ['spec', 'ports'],
+          `no NodePort is left in ${NODEPORT_MIN}-${NODEPORT_MAX}; the API server refuses this Service ("range is full")`,
+        );
+      return p;
+    };
     if (d.wantsNodePorts)
       svc = {
         ...svc,
-        ports: svc.ports.map((p) => (p.nodePort === null ? { ...p, nodePort: nextPort() } : p)),
+        ports: svc.ports.map((p) => (p.nodePort === null ? { ...p, nodePort: port() } : p)),
       };
-    if (d.wantsHealthCheck) svc = { ...svc, healthCheckNodePort: nextPort() };
+    if (d.wantsHealthCheck) svc = { ...svc, healthCheckNodePort: port() };
     if (d.wantsLoadBalancerIP) {
       // A LoadBalancer IP can be shared by Services on different ports (kube-vip, MetalLB sharing key).
       const ip = pool.find((x) => !usedLb.has(x)) ?? pool[0];

@@ -2,7 +2,18 @@
  * Multi-document YAML with source positions: every value can be traced back to line and column,
  * so problems are reported where the user typed them.
  */
-import { LineCounter, isMap, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
+import {
+  CST,
+  Composer,
+  Lexer,
+  LineCounter,
+  Parser,
+  isMap,
+  isSeq,
+  visit,
+  type Document,
+  type Node,
+} from 'yaml';
 
 export interface Span {
   readonly line: number;
@@ -42,6 +53,88 @@ export function spanOf(
   return { line: a.line, column: a.col, endLine: b.line, endColumn: b.col };
 }
 
+/**
+ * What any YAML a user gives (scenario files, manifests, host files) may hold. A few hundred
+ * bytes of nested brackets or aliases can otherwise take minutes or all memory.
+ */
+export const YAML_LIMITS = {
+  /** Characters of text: a 5,000-Service scenario is about 3 MB. */
+  maxChars: 8 * 1024 * 1024,
+  /** Collections inside collections (Kubernetes manifests need about 12). */
+  maxDepth: 100,
+  /** Alias expansions per document (yaml's `maxAliasCount`): stops "billion laughs". */
+  maxAliasCount: 100,
+};
+
+function sizeText(chars: number): string {
+  return chars >= 1024 * 1024
+    ? `${(chars / 1024 / 1024).toFixed(1)} MB`
+    : `${Math.ceil(chars / 1024)} KB`;
+}
+
+/**
+ * The deepest collection nesting of a parsed (CST) document, and where it is; iterative, so a
+ * document of 100,000 nested brackets is measured without recursion.
+ */
+function deepest(token: CST.Token): { depth: number; offset: number } {
+  let best = { depth: 0, offset: token.offset };
+  const stack: [CST.Token, number][] = [[token, 0]];
+  while (stack.length) {
+    const [t, d] = stack.pop() as [CST.Token, number];
+    if (t.type === 'document') {
+      if (t.value) stack.push([t.value, d]);
+      continue;
+    }
+    if (t.type !== 'block-map' && t.type !== 'block-seq' && t.type !== 'flow-collection') continue;
+    if (d + 1 > best.depth) best = { depth: d + 1, offset: t.offset };
+    if (d + 1 > YAML_LIMITS.maxDepth) break;
+    for (const it of t.items) {
+      if (it.key) stack.push([it.key, d + 1]);
+      if (it.value) stack.push([it.value, d + 1]);
+    }
+  }
+  return best;
+}
+
+/**
+ * Lexes, parses and composes step by step so nesting is checked before composing, whose
+ * recursion a deep document exhausts (100,000 `[` crash yaml's parseAllDocuments); flow brackets
+ * are counted as they are read, so they stop after the first hundred.
+ */
+function composeBounded(text: string, lc: LineCounter): Document.Parsed[] | { tooDeep: number } {
+  const parser = new Parser(lc.addNewLine);
+  const tokens: CST.Token[] = [];
+  let flow = 0;
+  lc.addNewLine(0); // as Parser.parse does before its first token
+  for (const lexeme of new Lexer().lex(text)) {
+    const type = CST.tokenType(lexeme);
+    if (type === 'flow-map-start' || type === 'flow-seq-start') {
+      if (++flow > YAML_LIMITS.maxDepth) return { tooDeep: parser.offset };
+    } else if (type === 'flow-map-end' || type === 'flow-seq-end') flow = Math.max(0, flow - 1);
+    else if (type === 'doc-start' || type === 'doc-end') flow = 0;
+    for (const t of parser.next(lexeme)) tokens.push(t);
+  }
+  for (const t of parser.end()) tokens.push(t);
+  for (const t of tokens) {
+    const d = deepest(t);
+    if (d.depth > YAML_LIMITS.maxDepth) return { tooDeep: d.offset };
+  }
+  const composer = new Composer({ prettyErrors: false, uniqueKeys: true });
+  return [...composer.compose(tokens)] as Document.Parsed[];
+}
+
+/** Where the first alias of a document is: an alias bomb is reported there. */
+function firstAlias(lc: LineCounter, doc: Document.Parsed): Span {
+  let at: Span = spanOf(lc, doc.contents?.range ?? null);
+  visit(doc, {
+    Alias(_, node) {
+      at = spanOf(lc, node.range);
+      return visit.BREAK;
+    },
+  });
+  return at;
+}
+
 /** One piece of a stream, parsed on its own; positions are relative to the piece's first line. */
 interface ParsedPiece {
   readonly docs: readonly {
@@ -71,11 +164,21 @@ function parsePiece(text: string): ParsedPiece {
   const lc = new LineCounter();
   let all: Document.Parsed[];
   try {
-    all = parseAllDocuments(text, {
-      lineCounter: lc,
-      prettyErrors: false,
-      uniqueKeys: true,
-    }) as Document.Parsed[];
+    const composed = composeBounded(text, lc);
+    if (!Array.isArray(composed)) {
+      const at = composed.tooDeep;
+      return {
+        docs: [],
+        count: 0,
+        problems: [
+          {
+            span: spanOf(lc, [at, at]),
+            message: `collections nest more than ${YAML_LIMITS.maxDepth} levels deep here; the lab reads at most ${YAML_LIMITS.maxDepth}`,
+          },
+        ],
+      };
+    }
+    all = composed;
   } catch (e) {
     return {
       docs: [],
@@ -98,11 +201,15 @@ function parsePiece(text: string): ParsedPiece {
     }
     let value: unknown;
     try {
-      value = doc.toJS({ maxAliasCount: 100 });
+      value = doc.toJS({ maxAliasCount: YAML_LIMITS.maxAliasCount });
     } catch (e) {
+      // yaml throws a ReferenceError when aliases expand past maxAliasCount.
       problems.push({
-        span: spanOf(lc, doc.contents?.range ?? null),
-        message: cleanMessage((e as Error).message),
+        span: firstAlias(lc, doc),
+        message:
+          e instanceof ReferenceError
+            ? `aliases (*name) here expand to too many values (more than ${YAML_LIMITS.maxAliasCount} per document); write the values out instead of nesting aliases`
+            : cleanMessage((e as Error).message),
       });
       value = undefined;
     }
@@ -160,6 +267,16 @@ function trimCache(used: number): void {
 
 /** Parses a multi-document YAML stream; syntax errors become problems with positions. */
 export function parseStream(text: string): ParsedStream {
+  if (text.length > YAML_LIMITS.maxChars)
+    return {
+      docs: [],
+      problems: [
+        {
+          span: NO_SPAN,
+          message: `the text is ${sizeText(text.length)}; the lab reads at most ${sizeText(YAML_LIMITS.maxChars)} of YAML`,
+        },
+      ],
+    };
   generation++;
   const pieces = splitStream(text) ?? [{ text, line: 1 }];
   const docs: SourceDoc[] = [];
