@@ -182,7 +182,7 @@ describe('packet and option values', () => {
   it('unknown commands and options say what exists', () => {
     expectBadInput(
       cli('bogus'),
-      "unknown command 'bogus'; the commands are run, rules, trace, help",
+      "unknown command 'bogus'; the commands are run, rules, trace, exercise, help",
     );
     expectBadInput(cli('trace', '--nope'), "Unknown option '--nope'");
     expectBadInput(

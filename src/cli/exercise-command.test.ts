@@ -9,7 +9,7 @@ const root = join(import.meta.dirname, '../..');
 const EX = join(root, 'exercises/vip22-give-ssh-back.yaml');
 const tmp = mkdtempSync(join(tmpdir(), 'hookpath-exercise-'));
 
-function run(...argv: string[]) {
+function exerciseCli(...argv: string[]) {
   let out = '';
   let err = '';
   const code = exerciseCommand(
@@ -37,7 +37,7 @@ const answer = exercise
 
 describe('hookpath exercise check FILE', () => {
   it('exit 0 when the start fails a goal and every reference answer meets them all', () => {
-    const r = run('check', EX);
+    const r = exerciseCli('check', EX);
     expect(r.code).toBe(0);
     expect(r.out).toContain('start: fails 1 of 4 goals, as it should');
     expect(r.out).toContain('✗ ssh-reaches-sshd: ssh from the laptop to VIP:22');
@@ -55,11 +55,11 @@ describe('hookpath exercise check FILE', () => {
         `goals:\n  - id: kong\n    text: { en: "Kong", zh: "Kong" }\n    from: client/laptop\n    to: vip:443\n    expect: { answeredBy: pod/kong }\nhints:`,
       ),
     );
-    const r = run('check', noop);
+    const r = exerciseCli('check', noop);
     expect(r.code).toBe(1);
     expect(r.out).toContain('start: meets all 1 goals already');
     const wrong = file('wrong.yaml', exercise.replace('- port: 2222', '- port: 22'));
-    const w = run('check', wrong);
+    const w = exerciseCli('check', wrong);
     expect(w.code).toBe(1);
     expect(w.out).toContain('solution 1 (Move the Git Service to port 2222): meets 3 of 4 goals');
     expect(w.out).toMatch(/FAILED\n$/);
@@ -70,10 +70,10 @@ describe('hookpath exercise check FILE', () => {
       'broken.yaml',
       exercise.replace('difficulty: beginner', 'difficulty: easy'),
     );
-    const r = run('check', broken);
+    const r = exerciseCli('check', broken);
     expect(r.code).toBe(2);
     const line = exercise.split('\n').findIndex((l) => l.startsWith('difficulty')) + 1;
-    expect(r.err).toContain(`${broken}:${line}:13: error: difficulty: must be one of`);
+    expect(r.err).toContain(`${broken}:${line}:13: error: difficulty: 'easy' must be one of`);
   });
 
   it('a broken reference answer is reported at its line in the exercise file', () => {
@@ -82,7 +82,7 @@ describe('hookpath exercise check FILE', () => {
       '      ports:\n          - port: 222222',
     );
     const broken = file('broken-solution.yaml', text);
-    const r = run('check', broken);
+    const r = exerciseCli('check', broken);
     expect(r.code).toBe(2);
     const line = text.split('\n').findIndex((l) => l.includes('222222')) + 1;
     expect(r.err).toContain(`${broken}:${line}:`);
@@ -91,7 +91,7 @@ describe('hookpath exercise check FILE', () => {
 
 describe('hookpath exercise check FILE --manifests ANSWER', () => {
   it('exit 0 when every goal holds', () => {
-    const r = run('check', EX, '--manifests', file('good.yaml', answer));
+    const r = exerciseCli('check', EX, '--manifests', file('good.yaml', answer));
     expect(r.code).toBe(0);
     expect(r.out).toContain('4 of 4 goals hold');
   });
@@ -102,7 +102,7 @@ describe('hookpath exercise check FILE --manifests ANSWER', () => {
       .split('\n')
       .map((l) => l.slice(4))
       .join('\n');
-    const r = run('check', EX, '--manifests', file('lazy.yaml', lazy), '--lang', 'zh');
+    const r = exerciseCli('check', EX, '--manifests', file('lazy.yaml', lazy), '--lang', 'zh');
     expect(r.code).toBe(1);
     expect(r.out).toContain('3 of 4 goals hold');
     expect(r.out).toContain('✗ ssh-reaches-sshd: laptop 通过 ssh 访问 VIP:22');
@@ -112,7 +112,7 @@ describe('hookpath exercise check FILE --manifests ANSWER', () => {
 
   it('exit 2 with ANSWER:line:column when the answer does not run', () => {
     const bad = file('bad.yaml', answer.replace('port: 2222', 'port: 70000'));
-    const r = run('check', EX, '--manifests', bad);
+    const r = exerciseCli('check', EX, '--manifests', bad);
     expect(r.code).toBe(2);
     const line = answer.split('\n').findIndex((l) => l.includes('port: 2222')) + 1;
     expect(r.err).toContain(`${bad}:${line}:`);

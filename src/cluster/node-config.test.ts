@@ -24,19 +24,19 @@ spec:
     COMMIT
 `;
 
-const run = (manifests: string, to = 'nodeport/web@core-1') =>
+const labRun = (manifests: string, to = 'nodeport/web@core-1') =>
   runLab({ scenario, variant: 'open', manifests, path: { from: 'client/external', to } });
 
 describe('NodeConfig documents in the manifests', () => {
   it('adds host rules to the nodes its selector picks, and only to them', () => {
     const withGuard = `${base.manifests}---\n${GUARD}`;
-    expect(run(base.manifests).runs[0]?.outcome.kind).toBe('answered');
-    const core = run(withGuard);
+    expect(labRun(base.manifests).runs[0]?.outcome.kind).toBe('answered');
+    const core = labRun(withGuard);
     expect(core.diagnostics).toEqual([]);
     expect(core.runs.map((r) => r.outcome.kind)).toEqual(['timeout']);
     const drop = core.runs[0]?.events.find((e) => e.type === 'rule' && e.verdict === 'DROP');
     expect(drop).toMatchObject({ host: 'core-1', table: 'raw', hook: 'PREROUTING' });
-    expect(run(withGuard, 'nodeport/web@edge-1').runs[0]?.outcome.kind).toBe('answered');
+    expect(labRun(withGuard, 'nodeport/web@edge-1').runs[0]?.outcome.kind).toBe('answered');
   });
 
   it('sets kube-proxy options per node (nodePortAddresses: the port is gone)', () => {
@@ -48,7 +48,7 @@ spec:
   nodeSelector: { node-role: core }
   kubeProxy: { nodePortAddresses: [127.0.0.0/8] }
 `;
-    const r = run(cfg);
+    const r = labRun(cfg);
     expect(r.ok).toBe(true);
     expect(r.runs[0]?.outcome.kind).toBe('refused');
     expect(r.rules['core-1']).toContain('-d 127.0.0.1');

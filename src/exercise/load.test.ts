@@ -23,8 +23,8 @@ describe('reading an exercise file', () => {
       'difficulty: easy\nminuts: 5',
     );
     expect(where(text).sort()).toEqual([
-      `${lineOf(text, 'difficulty')}:13 difficulty: must be one of "beginner", "intermediate", "advanced"`,
-      `${lineOf(text, 'minuts')}:1 minuts: 'minuts' is not a field of this part of an exercise; check the spelling`,
+      `${lineOf(text, 'difficulty')}:13 difficulty: 'easy' must be one of "beginner", "intermediate", "advanced"`,
+      `${lineOf(text, 'minuts')}:1 minuts: 'minuts' is not a field of this part; check the spelling`,
     ]);
   });
 

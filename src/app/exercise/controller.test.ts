@@ -192,7 +192,7 @@ describe('an instructor exercise carried in a link', () => {
     const t = setup();
     const r = await t.ex.makeLink(custom.replace('difficulty: beginner', 'difficulty: 3'));
     expect(r).toMatchObject({ error: 'The exercise is not valid' });
-    expect('lines' in r && r.lines[0]).toMatch(/^\d+:13: difficulty: must be one of/);
+    expect('lines' in r && r.lines[0]).toMatch(/^\d+:13: difficulty: '3' must be one of/);
     await t.ex.openCarried('not*base64');
     expect(t.ex.store.getState().openError?.message).toContain('damaged');
     const big = encodeExercise(`# ${'x'.repeat(70 * 1024)}`);
