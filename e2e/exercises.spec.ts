@@ -123,7 +123,7 @@ test('an instructor exercise carried in a URL opens; a damaged one says why', as
     .fill(custom.replace('difficulty: beginner', 'difficulty: hard'));
   await page.getByTestId('share-exercise-make').click();
   await expect(page.getByTestId('share-exercise-error')).toContainText(
-    /\d+:13: difficulty: must be one of/,
+    /\d+:13: difficulty: 'hard' must be one of/,
   );
   await page.getByTestId('share-exercise-text').fill(custom);
   await page.getByTestId('share-exercise-make').click();
