@@ -84,4 +84,10 @@ describe('parsing a stream piece by piece', () => {
     expect(pieces(b)).toEqual(whole(b));
     expect(Object.isFrozen(parseStream(b).docs[0]?.value)).toBe(true);
   });
+
+  it('reads a !!binary value (a Uint8Array, which cannot be frozen) without throwing', () => {
+    const s = parseStream('kind: !!binary aGVsbG8=\nmetadata: { name: web }\n');
+    expect(s.docs[0]?.value).toMatchObject({ metadata: { name: 'web' } });
+    expect(ArrayBuffer.isView((s.docs[0]?.value as { kind: unknown }).kind)).toBe(true);
+  });
 });

@@ -155,7 +155,8 @@ const pieceCache = new Map<string, { piece: ParsedPiece; gen: number }>();
 let generation = 0;
 
 function deepFreeze(v: unknown): void {
-  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return;
+  // `!!binary` values are Uint8Arrays, which cannot be frozen; nothing reads their bytes anyway.
+  if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v) || Object.isFrozen(v)) return;
   Object.freeze(v);
   for (const x of Object.values(v)) deepFreeze(x);
 }
