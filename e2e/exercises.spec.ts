@@ -44,6 +44,31 @@ test('open an exercise from the list, fail, answer, pass; progress survives a re
   ex.expectCleanConsole();
 });
 
+test('Share inside an exercise opens that exercise with the answer in another browser', async ({
+  page,
+  browser,
+}) => {
+  const ex = new ExercisePage(page);
+  await ex.openId('keep-client-source-ip');
+  await ex.answer(SOURCE_IP.solutions[0] ?? '');
+  await expect(ex.success).toBeVisible();
+  await page.getByTestId('share').click();
+  await expect.poll(() => page.url()).toMatch(/[?&]exercise=keep-client-source-ip#lab=/);
+  const link = page.url();
+  ex.expectCleanConsole();
+
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const other = await context.newPage();
+  const theirs = new ExercisePage(other);
+  await other.goto(link);
+  await expect(theirs.panel).toBeVisible();
+  await expect(theirs.editor).toHaveValue(SOURCE_IP.solutions[0] ?? '');
+  for (const g of ['client-address', 'no-snat', 'own-pod'])
+    await expect(theirs.goal(g)).toHaveAttribute('data-state', 'pass');
+  theirs.expectCleanConsole();
+  await context.close();
+});
+
 test('a wrong answer shows the failing goal and what the packet did instead', async ({ page }) => {
   const ex = new ExercisePage(page);
   const { solutions } = exerciseFile('close-nodeport-on-core');

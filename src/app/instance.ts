@@ -20,12 +20,17 @@ export interface LabInstance {
   dispose(): void;
 }
 
-/** Drops `#lab=…` from the address bar: a reload then opens the user's own state, not the link's. */
+/**
+ * Drops `lab=…` from the address bar's hash: a reload then opens the user's own state, not the
+ * link's. The rest of the hash stays (an exercise a link carries: `#exercise=…&lab=…`).
+ */
 function clearLink(): void {
   const loc = globalThis.location;
   if (!loc?.hash.includes(`${SHARE_PARAM}=`)) return;
   const url = new URL(loc.href);
-  url.hash = '';
+  const h = new URLSearchParams(url.hash.replace(/^#/, ''));
+  h.delete(SHARE_PARAM);
+  url.hash = h.toString();
   globalThis.history?.replaceState(null, '', url.toString());
 }
 

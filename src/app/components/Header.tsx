@@ -8,6 +8,7 @@ import { encodeShare, SHARE_PARAM } from '../store/share.ts';
 import type { Lang } from '../i18n/index.ts';
 import { Icon } from './Icon.tsx';
 import { ExerciseLauncher } from '../exercise/ExerciseLauncher.tsx';
+import { useExercises } from '../exercise/context.tsx';
 
 const goodOf = (e: EditRecord | null) => (e ? (e.valid ? e.text : e.good) : null);
 
@@ -24,6 +25,7 @@ export function Header({
   const variant = useLab((s) => s.doc.variant);
   const a = useActions();
   const store = useLabStore();
+  const exercises = useExercises();
   const [copied, setCopied] = useState(false);
   const [more, setMore] = useState(false);
   const descId = useId();
@@ -39,6 +41,9 @@ export function Header({
     a.setVariant(v, edit?.text, goodOf(edit));
   };
   const shareUrl = () => {
+    // Inside an exercise the link opens the exercise again, with this answer, path and step.
+    const inExercise = exercises?.shareLink();
+    if (inExercise) return inExercise;
     const s = store.getState();
     const url = new URL(globalThis.location.href);
     url.hash = `${SHARE_PARAM}=${encodeShare(s.doc, s.original)}`;

@@ -130,6 +130,56 @@ describe('exercises in the lab', () => {
     t.dispose();
   });
 
+  it('shares the open exercise with the answer; the link opens it, the own answer kept aside', async () => {
+    const t = setup();
+    await t.ex.open(ID);
+    t.lab.actions.setManifests(SOLUTION);
+    t.lab.actions.setStep(3);
+    await settle();
+    const link = t.ex.shareLink();
+    expect(link).toMatch(new RegExp(`^http://lab\\.test/\\?editor=plain&exercise=${ID}#lab=`));
+    t.dispose();
+
+    // Another browser, whose learner has an answer of their own.
+    const kv = memory();
+    const mine = setup(kv);
+    await mine.ex.open(ID);
+    mine.lab.actions.setManifests(`${SOLUTION}\n# mine`);
+    await settle();
+    mine.dispose();
+
+    const other = setup(kv, link ?? '');
+    expect(other.ex.startFromAddress()).toBe(true);
+    await settle();
+    const s = other.lab.getState();
+    expect(s.scenario?.id).toBe(`exercise:${ID}`);
+    expect(s.doc.manifests).toBe(SOLUTION);
+    expect(s.doc.step).toBe(3);
+    expect(s.conflict).toEqual({ kind: 'link', mine: `${SOLUTION}\n# mine` });
+    expect(other.ex.store.getState().report?.solved).toBe(true);
+    other.dispose();
+  });
+
+  it('shares an exercise that came in a link with the exercise text beside the answer', async () => {
+    const enc = encodeExercise(TEXT);
+    if ('error' in enc) throw new Error(enc.error);
+    const t = setup(memory(), `http://lab.test/#exercise=${enc.param}`);
+    t.ex.startFromAddress();
+    await settle();
+    const link = new URL(t.ex.shareLink() ?? '');
+    const h = new URLSearchParams(link.hash.slice(1));
+    expect(h.get('exercise')).toBe(enc.param);
+    expect(h.get('lab')).toBeTruthy();
+    expect(link.searchParams.has('exercise')).toBe(false);
+    t.dispose();
+  });
+
+  it('has no exercise link when no exercise is open', () => {
+    const t = setup();
+    expect(t.ex.shareLink()).toBeNull();
+    t.dispose();
+  });
+
   it('says so when the address names no exercise', async () => {
     const t = setup(memory(), 'http://lab.test/?exercise=nope');
     expect(t.ex.startFromAddress()).toBe(true);

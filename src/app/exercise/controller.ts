@@ -4,7 +4,8 @@
  * address bar and the stored progress in step, and carries exercises in links.
  */
 import type { LabStore } from '../store/lab-store.ts';
-import { loadEdit, type KeyValue } from '../store/persist.ts';
+import { loadEdit, readEdit, type KeyValue } from '../store/persist.ts';
+import { encodeShare, readShare, SHARE_PARAM, type SharedDoc } from '../store/share.ts';
 import type { LabClient } from '../worker/client.ts';
 import { inOrder, readCard, type ExerciseCard } from './card.ts';
 import { loadExerciseCards } from './files.ts';
@@ -41,9 +42,10 @@ export interface ExerciseController {
   /** Opens the list, loading the lab's exercises the first time. */
   showList(): void;
   hideList(): void;
-  open(id: string): Promise<void>;
+  /** Opens an exercise; `shared`: a learner's state a link carries beside it. */
+  open(id: string, shared?: SharedDoc | null): Promise<void>;
   /** Opens an exercise a link carries (`#exercise=…`). */
-  openCarried(param: string): Promise<void>;
+  openCarried(param: string, shared?: SharedDoc | null): Promise<void>;
   /** Opens what the address asks for; true when it asks for an exercise. */
   startFromAddress(): boolean;
   leave(): void;
@@ -53,6 +55,11 @@ export interface ExerciseController {
   next(): ExerciseCard | null;
   exportProgress(): string;
   importProgress(text: string): { count: number } | { error: string };
+  /**
+   * A link to the open exercise with the learner's answer, path and step (`?exercise=ID#lab=…`,
+   * or `#exercise=…&lab=…` for an exercise that came in a link); null when none is open.
+   */
+  shareLink(): string | null;
   /** Validates an exercise file and makes a link that carries it. */
   makeLink(text: string): Promise<{ url: string } | { error: string; lines: readonly string[] }>;
   dispose(): void;
@@ -106,7 +113,14 @@ export function createExerciseController(
     else if (o.kind === 'error') store.actions.failCheck(o.message);
   };
 
-  const activate = async (card: ExerciseCard, seq: number) => {
+  /** The learner's state a link carries (`lab=` beside the exercise), read once at start. */
+  const carriedDoc = (hash: string): SharedDoc | null => {
+    const param = new URLSearchParams(hash.replace(/^#/, '')).get(SHARE_PARAM);
+    const r = param ? readShare(param) : null;
+    return r?.ok ? r.doc : null;
+  };
+
+  const activate = async (card: ExerciseCard, seq: number, shared: SharedDoc | null = null) => {
     const { openExercise } = await import('./open.ts');
     if (seq !== openSeq) return;
     const r = openExercise(card.id, card.text, scenarios, { validate: card.source === 'url' });
@@ -119,9 +133,21 @@ export function createExerciseController(
       );
       return;
     }
-    const saved = loadEdit(kv, r.opened.scenario.id, null);
+    const id = r.opened.scenario.id;
     store.actions.activate({ card, opened: r.opened });
-    lab.actions.loadScenario(r.opened.scenario, saved !== null ? { manifests: saved } : {});
+    if (shared?.scenarioId === id) {
+      // A shared answer is shown; the learner's own stays saved and is offered beside it.
+      const shown = shared.manifests ?? r.opened.scenario.manifests;
+      const mine = readEdit(kv, id, null)?.text;
+      lab.actions.loadScenario(
+        r.opened.scenario,
+        { ...shared, variant: null },
+        { conflict: mine !== undefined && mine !== shown ? { kind: 'link', mine } : null },
+      );
+    } else {
+      const saved = loadEdit(kv, id, null);
+      lab.actions.loadScenario(r.opened.scenario, saved !== null ? { manifests: saved } : {});
+    }
     address((u) => {
       u.searchParams.delete('scenario');
       if (card.source === 'builtin') {
@@ -163,7 +189,7 @@ export function createExerciseController(
     hideList() {
       store.actions.setListOpen(false);
     },
-    async open(id) {
+    async open(id, shared = null) {
       const seq = ++openSeq;
       store.actions.setOpening(id);
       const card = (await catalog()).find((c) => c.id === id);
@@ -172,9 +198,9 @@ export function createExerciseController(
         store.actions.failOpen(`There is no exercise '${id}'.`);
         return;
       }
-      await activate(card, seq);
+      await activate(card, seq, shared);
     },
-    async openCarried(param) {
+    async openCarried(param, shared = null) {
       const seq = ++openSeq;
       const d = decodeExercise(param);
       if ('error' in d) {
@@ -183,20 +209,21 @@ export function createExerciseController(
       }
       const card = readCard(urlExerciseId(d.text), 'url', d.text);
       store.actions.setOpening(card.id);
-      await activate(card, seq);
+      await activate(card, seq, shared);
     },
     startFromAddress() {
       const loc = opts.location;
       if (!loc) return false;
       const u = new URL(loc.href);
       const carried = exerciseParam(u.hash);
+      const shared = carriedDoc(u.hash);
       if (carried) {
-        void controller.openCarried(carried);
+        void controller.openCarried(carried, shared);
         return true;
       }
       const id = u.searchParams.get(EXERCISE_PARAM);
       if (id) {
-        void controller.open(id);
+        void controller.open(id, shared);
         return true;
       }
       return false;
@@ -231,6 +258,24 @@ export function createExerciseController(
       if ('error' in r) return r;
       store.actions.importProgress(r.progress as Progress);
       return { count: Object.keys(r.progress).length };
+    },
+    shareLink() {
+      const a = store.getState().active;
+      const l = lab.getState();
+      if (!a || l.scenario?.id !== a.opened.scenario.id) return null;
+      const u = new URL(opts.location?.href ?? 'http://localhost/');
+      u.searchParams.delete('scenario');
+      u.searchParams.delete(EXERCISE_PARAM);
+      const h = new URLSearchParams();
+      if (a.card.source === 'builtin') u.searchParams.set(EXERCISE_PARAM, a.card.id);
+      else {
+        const enc = encodeExercise(a.card.text);
+        if ('error' in enc) return null;
+        h.set(EXERCISE_PARAM, enc.param);
+      }
+      h.set(SHARE_PARAM, encodeShare(l.doc, l.original));
+      u.hash = h.toString();
+      return u.href;
     },
     async makeLink(text) {
       const { openExercise } = await import('./open.ts');
