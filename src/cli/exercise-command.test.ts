@@ -47,6 +47,14 @@ describe('hookpath exercise check FILE', () => {
     );
   });
 
+  it('speaks Chinese with --lang zh, summary lines included', () => {
+    const r = exerciseCli('check', EX, '--lang', 'zh');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('起始状态：4 个目标中有 1 个未达成，符合预期');
+    expect(r.out).toMatch(/参考答案 2（.+）：达成全部 4 个目标\nok\n$/);
+    expect(r.out).not.toMatch(/start:|solution \d|goals/);
+  });
+
   it('exit 1 when the start already meets every goal, or a reference answer does not', () => {
     const noop = file(
       'noop.yaml',
@@ -104,7 +112,7 @@ describe('hookpath exercise check FILE --manifests ANSWER', () => {
       .join('\n');
     const r = exerciseCli('check', EX, '--manifests', file('lazy.yaml', lazy), '--lang', 'zh');
     expect(r.code).toBe(1);
-    expect(r.out).toContain('3 of 4 goals hold');
+    expect(r.out).toContain('4 个目标中 3 个达成');
     expect(r.out).toContain('✗ ssh-reaches-sshd: laptop 通过 ssh 访问 VIP:22');
     expect(r.out).toContain('client/laptop → vip:22: 期望由 node/cp-1/sshd 应答');
     expect(r.out).toContain('实际：cp-1 在 nat PREROUTING');

@@ -56,13 +56,36 @@ function printDiag(
   err.write(`${where}: ${d.severity}: ${d.path ? `${d.path}: ` : ''}${d.message}\n`);
 }
 
+/** The summary lines, in the language of the goals' own texts (`--lang`). */
+const SAY = {
+  en: {
+    startFails: (n: number, t: number) => `start: fails ${n} of ${t} goals, as it should`,
+    startMeets: (t: number) =>
+      `start: meets all ${t} goals already — the exercise has nothing to do`,
+    solution: (i: number, title: string, v: string) => `solution ${i} (${title}): ${v}`,
+    meetsAll: (t: number) => `meets all ${t} goals`,
+    meets: (n: number, t: number) => `meets ${n} of ${t} goals`,
+    hold: (n: number, t: number) => `${n} of ${t} goals hold`,
+    instead: 'instead: ',
+  },
+  zh: {
+    startFails: (n: number, t: number) => `起始状态：${t} 个目标中有 ${n} 个未达成，符合预期`,
+    startMeets: (t: number) => `起始状态：已达成全部 ${t} 个目标——这道练习无事可做`,
+    solution: (i: number, title: string, v: string) => `参考答案 ${i}（${title}）：${v}`,
+    meetsAll: (t: number) => `达成全部 ${t} 个目标`,
+    meets: (n: number, t: number) => `达成 ${t} 个目标中的 ${n} 个`,
+    hold: (n: number, t: number) => `${t} 个目标中 ${n} 个达成`,
+    instead: '实际：',
+  },
+} as const;
+
 function printGoals(out: Out, r: ExerciseReport, lang: Lang, onlyFailing: boolean): void {
   for (const g of r.goals) {
     if (onlyFailing && g.pass) continue;
     out.write(`  ${g.pass ? '✓' : '✗'} ${g.id}: ${g.text[lang]}\n`);
     for (const f of g.failures) {
       out.write(`      ${f.from} → ${f.to}: ${f.why[lang]}\n`);
-      out.write(`      ${lang === 'zh' ? '实际：' : 'instead: '}${f.instead[lang]}\n`);
+      out.write(`      ${SAY[lang].instead}${f.instead[lang]}\n`);
     }
   }
 }
@@ -97,17 +120,13 @@ function checkItself(ex: LoadedExercise, file: string, lang: Lang, out: Out, err
   const total = c.start.goals.length;
   const failing = c.start.goals.filter((g) => !g.pass);
   out.write(`${file}: ${ex.def.title[lang]}\n`);
-  out.write(
-    failing.length
-      ? `start: fails ${failing.length} of ${total} goals, as it should\n`
-      : `start: meets all ${total} goals already — the exercise has nothing to do\n`,
-  );
+  const say = SAY[lang];
+  out.write(`${failing.length ? say.startFails(failing.length, total) : say.startMeets(total)}\n`);
   printGoals(out, c.start, lang, true);
   c.solutions.forEach((s, i) => {
     const held = s.report.goals.filter((g) => g.pass).length;
-    out.write(
-      `solution ${i + 1} (${s.title[lang]}): ${s.report.solved ? `meets all ${total} goals` : `meets ${held} of ${total} goals`}\n`,
-    );
+    const verdict = s.report.solved ? say.meetsAll(total) : say.meets(held, total);
+    out.write(`${say.solution(i + 1, s.title[lang], verdict)}\n`);
     if (!s.report.solved) printGoals(out, s.report, lang, true);
   });
   out.write(c.ok ? 'ok\n' : 'FAILED\n');
@@ -133,7 +152,7 @@ function grade(
   }
   const held = r.goals.filter((g) => g.pass).length;
   out.write(
-    `${answerFile}: ${held} of ${r.goals.length} goals hold (${ex.id}: ${ex.def.title[lang]})\n`,
+    `${answerFile}: ${SAY[lang].hold(held, r.goals.length)} (${ex.id}: ${ex.def.title[lang]})\n`,
   );
   printGoals(out, r, lang, false);
   return r.solved ? 0 : 1;
