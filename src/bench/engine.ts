@@ -1,0 +1,205 @@
+/**
+ * The engine's figures (issue 13): parse + validate a kube-proxy-shaped dump as whole processes
+ * against `iptables-restore --test` on the same file (alternating runs, median and spread), the
+ * in-process parse at 1,000 Services against the reference's whole run, and the first and warm
+ * traces after loading 10,000 Services.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildNetwork, parseRuleset, simulate, type Packet } from '../engine/index.ts';
+import { kubeShapedRuleset, type ShapedRuleset } from './kube-shaped.ts';
+
+const ENDPOINTS = 3;
+
+/** Median and spread (min-max) of a list of milliseconds. */
+export interface Figure {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+export function figure(xs: readonly number[]): Figure {
+  const s = [...xs].sort((a, b) => a - b);
+  return {
+    median: s[Math.floor(s.length / 2)] as number,
+    min: s[0] as number,
+    max: s[s.length - 1] as number,
+  };
+}
+
+const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
+const fmt = (f: Figure) => `${ms(f.median)} ms (${ms(f.min)}-${ms(f.max)})`;
+
+function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+function timeProcess(cmd: string, args: readonly string[]): number {
+  const t0 = performance.now();
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 300000 });
+  const t = performance.now() - t0;
+  if (r.status !== 0)
+    throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${String(r.stderr).trim()}`);
+  return t;
+}
+
+/** Whether `iptables-restore --test` runs here (needs root for a private network namespace). */
+function referenceAvailable(file: string): string | null {
+  try {
+    timeProcess('unshare', ['-n', 'iptables-restore', '--test', file]);
+    return null;
+  } catch (e) {
+    return (e as Error).message.split('\n')[0] ?? 'unknown error';
+  }
+}
+
+function ruleFile(dir: string, services: number): { file: string; shaped: ShapedRuleset } {
+  const shaped = kubeShapedRuleset(services, ENDPOINTS);
+  const file = join(dir, `rules-${services}`);
+  writeFileSync(file, shaped.text);
+  return { file, shaped };
+}
+
+/**
+ * Whole processes, alternating: `node parse-file.js FILE` and `unshare -n iptables-restore
+ * --test FILE`. The reference pays for `unshare` (measured alone and printed).
+ */
+function wholeProcess(parseEntry: string, file: string, runs: number, refOk: boolean) {
+  const ours: number[] = [];
+  const ref: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    ours.push(timeProcess(process.execPath, [parseEntry, file]));
+    if (refOk) ref.push(timeProcess('unshare', ['-n', 'iptables-restore', '--test', file]));
+  }
+  return { ours: figure(ours), ref: refOk ? figure(ref) : null };
+}
+
+function inProcessParse(text: string, runs: number): Figure {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    gc();
+    const t0 = performance.now();
+    const r = parseRuleset(text);
+    times.push(performance.now() - t0);
+    if (!r.ok) throw new Error(`bench ruleset does not parse: ${r.diagnostics[0]?.message}`);
+  }
+  return figure(times);
+}
+
+const SYN_TO = (shaped: ShapedRuleset, i: number): Packet => ({
+  proto: 'tcp',
+  src: '192.168.1.20',
+  dst: shaped.lastServiceIP,
+  sport: 40000 + i,
+  dport: shaped.lastServicePort,
+  mark: 0,
+  ttl: 64,
+  flags: { syn: true, ack: false, rst: false, fin: false, psh: false, urg: false },
+});
+
+function nodeNetwork(rules: string) {
+  const { network } = buildNetwork({
+    hosts: [
+      {
+        name: 'node',
+        interfaces: [{ name: 'eth0', addresses: ['192.168.1.10/24'] }],
+        routes: [{ to: 'default', via: '192.168.1.1' }],
+        sysctls: { ipForward: true },
+        rules,
+      },
+    ],
+  });
+  if (!network) throw new Error('bench network invalid');
+  return network;
+}
+
+function trace(network: ReturnType<typeof nodeNetwork>, shaped: ShapedRuleset, i: number) {
+  const t0 = performance.now();
+  const sim = simulate(
+    network,
+    { kind: 'inject', host: 'node', iface: 'eth0', packet: SYN_TO(shaped, i) },
+    { seed: i },
+  );
+  const t = performance.now() - t0;
+  if (sim.outcome.kind !== 'forwarded') throw new Error(`unexpected outcome ${sim.outcome.kind}`);
+  return { t, events: sim.events.length };
+}
+
+/** First trace after loading (the load itself not counted), and warm traces. */
+function traces(shaped: ShapedRuleset) {
+  const first: number[] = [];
+  const load: number[] = [];
+  for (let k = 0; k < 3; k++) {
+    // A text the parse cache has not seen: a different trailing comment each time.
+    const text = `${shaped.text}# load ${k} ${Date.now()}\n`;
+    gc();
+    let t0 = performance.now();
+    const network = nodeNetwork(text);
+    load.push(performance.now() - t0);
+    t0 = performance.now();
+    first.push(trace(network, shaped, 0).t);
+  }
+  const network = nodeNetwork(shaped.text);
+  trace(network, shaped, 0);
+  const warm: number[] = [];
+  let events = 0;
+  for (let i = 1; i <= 25; i++) {
+    const r = trace(network, shaped, i);
+    warm.push(r.t);
+    events = r.events;
+  }
+  return { load: figure(load), first: figure(first), warm: figure(warm), events };
+}
+
+export function benchEngine(parseEntry: string): void {
+  const [l1, l5, l15] = loadavg().map((x) => x.toFixed(2));
+  console.log(`engine figures (load average ${l1} ${l5} ${l15} at start)`);
+  const dir = mkdtempSync(join(tmpdir(), 'hookpath-bench-'));
+  const sizes = [1000, 10000, 30000];
+  const files = new Map(sizes.map((s) => [s, ruleFile(dir, s)]));
+  const first = files.get(1000) as { file: string };
+  const refProblem = referenceAvailable(first.file);
+  if (refProblem) console.log(`reference iptables-restore --test not available: ${refProblem}`);
+  else {
+    const u = figure(Array.from({ length: 5 }, () => timeProcess('unshare', ['-n', 'true'])));
+    console.log(
+      `reference runs as 'unshare -n iptables-restore --test FILE' (unshare alone ${fmt(u)})`,
+    );
+  }
+  const ref1k: Figure[] = [];
+  for (const services of sizes) {
+    const { file, shaped } = files.get(services) as { file: string; shaped: ShapedRuleset };
+    const runs = services >= 30000 ? 3 : services >= 10000 ? 5 : 9;
+    const w = wholeProcess(parseEntry, file, runs, refProblem === null);
+    if (services === 1000 && w.ref) ref1k.push(w.ref);
+    const ratio = w.ref
+      ? `   ratio ${(w.ours.median / w.ref.median).toFixed(2)}x   goal <= 0.5x`
+      : '';
+    console.log(
+      `${services.toLocaleString('en')} Services x ${ENDPOINTS} (${shaped.rules.toLocaleString('en')} rules, ${(shaped.text.length / 1048576).toFixed(1)} MB), whole process, ${runs} alternating runs: hookpath ${fmt(w.ours)}${w.ref ? `   iptables-restore --test ${fmt(w.ref)}` : ''}${ratio}`,
+    );
+  }
+  const small = (files.get(1000) as { shaped: ShapedRuleset }).shaped;
+  const p1 = inProcessParse(small.text, 15);
+  const ref = ref1k[0];
+  console.log(
+    `1,000 Services, in-process parse + validate: ${fmt(p1)}${ref ? `   vs reference whole run ${fmt(ref)}   ratio ${(p1.median / ref.median).toFixed(2)}x   goal <= 0.5x` : ''}`,
+  );
+  const big = (files.get(10000) as { shaped: ShapedRuleset }).shaped;
+  gc();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const p10 = inProcessParse(big.text, 5);
+  const keep = parseRuleset(big.text);
+  gc();
+  const retained = process.memoryUsage().heapUsed - heapBefore;
+  console.log(`10,000 Services, in-process parse + validate: ${fmt(p10)}`);
+  const tr = traces(big);
+  console.log(
+    `10,000 Services: load (buildNetwork) ${fmt(tr.load)}; first trace after loading ${fmt(tr.first)}   goal <= 20 ms; warm trace ${fmt(tr.warm)} (${tr.events} events)   goal <= 5 ms`,
+  );
+  console.log(
+    `memory: one parsed 10,000-Service ruleset retains ${(retained / 1048576).toFixed(0)} MB of heap (${keep.ok ? 'ok' : 'errors'}), process RSS ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB   budget 300 MB`,
+  );
+}
