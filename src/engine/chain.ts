@@ -1,13 +1,13 @@
 /** Walks a table's chain for one packet at one hook: rules in order, jump/goto/return, policy. */
-import { ipToNum } from './ip.ts';
 import type { CtInfo } from './conntrack.ts';
 import type { HostConfig } from './host.ts';
+import { ipToNum } from './ip.ts';
 import type { CompiledSet } from './ipset.ts';
 import type { MatchCtx, RuleState } from './match-context.ts';
 import type { Packet } from './packet.ts';
-import { applyXmark, type CompiledRule, type RejectWith, type TargetOp } from './rules/compile.ts';
+import { protoNumber } from './rules/header.ts';
+import type { MarkOp, NatOp, RejectWith, TargetOp } from './rules/target-op.ts';
 import type { Chain, Hook, Rule, Table } from './rules/types.ts';
-import { compileValidated } from './rules/validate.ts';
 import type { CtSnapshot, Tracer, Verdict } from './trace.ts';
 
 /** The packet and its metadata while it crosses one hook; targets may rewrite it. */
@@ -29,10 +29,7 @@ export interface ChainEnv {
   readonly now: number;
   choose(probability: number, rule: Rule): boolean;
   /** Performs a NAT target on the traversal (binds conntrack, rewrites the packet). */
-  nat(
-    op: Extract<TargetOp, { kind: 'dnat' | 'snat' | 'masquerade' | 'redirect' }>,
-    t: Traversal,
-  ): 'ok' | 'drop';
+  nat(op: NatOp, t: Traversal): 'ok' | 'drop';
   /** Marks the packet untracked (raw table NOTRACK / CT --notrack). */
   notrack(t: Traversal): void;
 }
@@ -42,8 +39,6 @@ export type TableVerdict =
   | { readonly kind: 'drop'; readonly rule: Rule | null }
   | { readonly kind: 'reject'; readonly with: RejectWith; readonly rule: Rule }
   | { readonly kind: 'unsupported'; readonly what: string; readonly rule: Rule | null };
-
-const compiledChains = new WeakMap<Chain, readonly CompiledRule[]>();
 
 /**
  * Bounds of one table walk. The kernel has none (a ruleset may make one packet visit 2^40 rules);
@@ -56,17 +51,6 @@ export const WALK_LIMITS = {
   events: 100_000,
 };
 
-/** Modules whose match reads or writes state that a second walk would see differently. */
-const STATEFUL_MODULES = new Set([
-  'statistic',
-  'recent',
-  'limit',
-  'hashlimit',
-  'quota',
-  'connlimit',
-  'nfacct',
-  'connbytes',
-]);
 const PURE_TARGETS = new Set<TargetOp['kind']>(['none', 'accept', 'drop', 'return', 'reject']);
 
 const pureChains = new WeakMap<Chain, boolean>();
@@ -77,22 +61,16 @@ const pureChains = new WeakMap<Chain, boolean>();
  * and jump, return, accept, drop or reject. A pure chain walked twice with the same packet does
  * the same thing twice.
  */
-function isPure(chain: Chain, table: Table, family: 4 | 6, visiting = new Set<Chain>()): boolean {
+function isPure(chain: Chain, visiting = new Set<Chain>()): boolean {
   const known = pureChains.get(chain);
   if (known !== undefined) return known;
   if (visiting.has(chain)) return false;
   visiting.add(chain);
   let pure = true;
-  for (const cr of compiledRules(chain, table, family)) {
-    const op = cr.target;
-    const stateless = cr.rule.items.every(
-      (it) => it.kind !== 'module' || !STATEFUL_MODULES.has(it.name),
-    );
-    const next = op.kind === 'jump' || op.kind === 'goto' ? table.chains.get(op.chain) : null;
-    if (
-      !stateless ||
-      (next ? !isPure(next, table, family, visiting) : !PURE_TARGETS.has(op.kind))
-    ) {
+  for (const r of chain.rules) {
+    const op = r.target;
+    const next = op.kind === 'jump' || op.kind === 'goto' ? op.chain : null;
+    if (r.stateful || (next ? !isPure(next, visiting) : !PURE_TARGETS.has(op.kind))) {
       pure = false;
       break;
     }
@@ -102,22 +80,13 @@ function isPure(chain: Chain, table: Table, family: 4 | 6, visiting = new Set<Ch
   return pure;
 }
 
-/** Compiles a chain the first time a packet walks it (parse only validates, to stay small). */
-function compiledRules(chain: Chain, table: Table, family: 4 | 6): readonly CompiledRule[] {
-  let c = compiledChains.get(chain);
-  if (!c) {
-    c = chain.rules.map((r) => compileValidated(r, table, family));
-    compiledChains.set(chain, c);
-  }
-  return c;
-}
-
 type MatchResult = true | false | { unsupported: string };
 
-function evalRule(cr: CompiledRule, ctx: MatchCtx): MatchResult {
-  for (const m of cr.core) if (!m(ctx)) return false;
+/** The header first (ip_packet_match), then each extension match in order. */
+function evalRule(table: Table, r: Rule, ctx: MatchCtx): MatchResult {
+  if (!table.headers.matches(r.header, ctx)) return false;
   let unsupported: string | null = null;
-  for (const m of cr.modules) {
+  for (const m of r.matches) {
     if (typeof m === 'function') {
       if (!m(ctx)) return false;
     } else if (unsupported === null) unsupported = m.unsupported;
@@ -128,6 +97,7 @@ function evalRule(cr: CompiledRule, ctx: MatchCtx): MatchResult {
 function makeCtx(env: ChainEnv, t: Traversal): MatchCtx {
   return {
     pkt: t.pkt,
+    protoNum: protoNumber(t.pkt.proto),
     srcNum: ipToNum(t.pkt.src),
     dstNum: ipToNum(t.pkt.dst),
     inIf: t.inIf,
@@ -142,53 +112,85 @@ function makeCtx(env: ChainEnv, t: Traversal): MatchCtx {
   };
 }
 
-/** Runs the built-in chain `t.hook` of `table`. The caller emitted the hook event. */
-export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdict {
-  const base = table.chains.get(t.hook);
-  if (!base) return { kind: 'accept' };
-  const tr = env.tracer;
-  const stack: { chain: Chain; next: number }[] = [];
-  let chain = base;
-  let i = 0;
-  let missFrom = -1;
-  let ctx = makeCtx(env, t);
-  // `gen` changes whenever the packet or its connection changes. A pure chain that came back
-  // without a verdict at generation g comes back again at g: it is not walked a second time,
-  // which keeps a walk linear in the rules it visits (40 chains that each jump twice to the
-  // next would otherwise take 2^40 steps).
-  let gen = 0;
-  const returned = new Map<Chain, { gen: number; evaluations: number }>();
-  const entered: { chain: Chain; evaluations: number }[] = [];
-  let evaluations = 0;
-  const setCtx = () => {
-    ctx = makeCtx(env, t);
-    gen++;
-  };
-  const flushMiss = (upTo: number) => {
-    if (missFrom >= 0) {
-      tr.emit({
-        type: 'miss',
-        packet: t.pkt,
-        hook: t.hook,
-        table: table.name,
-        chain: chain.name,
-        from: missFrom + 1,
-        to: upTo,
-        explain: { key: 'rule.miss', params: { chain: chain.name, count: upTo - missFrom } },
-      });
-      missFrom = -1;
-    }
-  };
-  const emitRule = (
-    cr: CompiledRule,
+/** Applies an `--set-xmark value/mask` style operation: mark = (mark & ~mask) ^ value. */
+export function applyXmark(mark: number, value: number, mask: number): number {
+  return ((mark & ~mask) ^ value) >>> 0;
+}
+
+const NAT_KEYS = {
+  dnat: 'rule.dnat',
+  redirect: 'rule.redirect',
+  snat: 'rule.snat',
+  masquerade: 'rule.masquerade',
+} as const;
+
+/** One walk of one table at one hook, with its call stack and the pure-chain memo. */
+class TableWalk {
+  private readonly base: Chain;
+  private readonly stack: { chain: Chain; next: number }[] = [];
+  private chain: Chain;
+  private i = 0;
+  private missFrom = -1;
+  private ctx: MatchCtx;
+  /**
+   * `gen` changes whenever the packet or its connection changes. A pure chain that came back
+   * without a verdict at generation g comes back again at g: it is not walked a second time,
+   * which keeps a walk linear in the rules it visits (40 chains that each jump twice to the next
+   * would otherwise take 2^40 steps).
+   */
+  private gen = 0;
+  private readonly returned = new Map<Chain, { gen: number; evaluations: number }>();
+  private readonly entered: { chain: Chain; evaluations: number }[] = [];
+  private evaluations = 0;
+
+  constructor(
+    private readonly env: ChainEnv,
+    private readonly table: Table,
+    private readonly t: Traversal,
+    base: Chain,
+  ) {
+    this.base = base;
+    this.chain = base;
+    this.ctx = makeCtx(env, t);
+  }
+
+  /** The packet or its connection changed: matches see the new one. */
+  private changed(): void {
+    this.ctx = makeCtx(this.env, this.t);
+    this.gen++;
+  }
+
+  private emit(e: Parameters<Tracer['emit']>[0]): void {
+    this.env.tracer.emit(e);
+  }
+
+  private flushMiss(upTo: number): void {
+    if (this.missFrom < 0) return;
+    const chain = this.chain.name;
+    this.emit({
+      type: 'miss',
+      packet: this.t.pkt,
+      hook: this.t.hook,
+      table: this.table.name,
+      chain,
+      from: this.missFrom + 1,
+      to: upTo,
+      explain: { key: 'rule.miss', params: { chain, count: upTo - this.missFrom } },
+    });
+    this.missFrom = -1;
+  }
+
+  private emitRule(
+    r: Rule,
     verdict: Verdict,
     target: string | null,
     before: Packet,
     key: string,
     params: Record<string, string | number> = {},
     conn?: CtSnapshot,
-  ) => {
-    tr.emit({
+  ): void {
+    const { t, table, chain } = this;
+    this.emit({
       ...(conn ? { conn } : {}),
       type: 'rule',
       packet: t.pkt,
@@ -196,259 +198,269 @@ export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdic
       hook: t.hook,
       table: table.name,
       chain: chain.name,
-      rule: cr.rule.index,
-      line: cr.rule.line,
-      text: cr.rule.text,
+      rule: r.index,
+      line: r.line,
+      text: r.text,
       verdict,
       target,
-      probability: cr.probability,
+      probability: r.probability,
       explain: {
         key,
         params: {
           chain: chain.name,
           table: table.name,
-          rule: cr.rule.index,
+          rule: r.index,
           ...(target ? { target } : {}),
           ...params,
         },
       },
     });
-  };
-  const leaving = (c: Chain) => {
-    const e = entered.pop();
-    if (e && e.chain === c && isPure(c, table, env.family))
-      returned.set(c, { gen, evaluations: evaluations - e.evaluations });
-  };
+  }
+
+  private emitReturn(chain: Chain, key: string, params: Record<string, string | number>): void {
+    const { t, table } = this;
+    this.emit({
+      type: 'return',
+      packet: t.pkt,
+      hook: t.hook,
+      table: table.name,
+      chain: chain.name,
+      explain: { key, params },
+    });
+  }
+
+  private unsupported(what: string, rule: Rule | null, key: string, params: object): TableVerdict {
+    this.emit({
+      type: 'unsupported',
+      packet: this.t.pkt,
+      what,
+      line: rule?.line ?? null,
+      text: rule?.text ?? null,
+      explain: { key, params: { what, ...params } },
+    });
+    return { kind: 'unsupported', what, rule };
+  }
+
+  private leaving(c: Chain): void {
+    const e = this.entered.pop();
+    if (e && e.chain === c && isPure(c))
+      this.returned.set(c, { gen: this.gen, evaluations: this.evaluations - e.evaluations });
+  }
+
   /** Leaves the chain without a verdict: to the rule after the jump, or to the base policy. */
-  const backToCaller = () => {
-    if (chain !== base) leaving(chain);
-    const frame = stack.pop();
+  private backToCaller(): void {
+    if (this.chain !== this.base) this.leaving(this.chain);
+    const frame = this.stack.pop();
     if (frame) {
-      chain = frame.chain;
-      i = frame.next;
+      this.chain = frame.chain;
+      this.i = frame.next;
     } else {
       // RETURN from the base chain (or a chain it went to by goto): the policy decides.
-      chain = base;
-      i = compiledRules(base, table, env.family).length;
+      this.chain = this.base;
+      this.i = this.base.rules.length;
     }
-  };
-  for (;;) {
-    const rules = compiledRules(chain, table, env.family);
-    if (evaluations > WALK_LIMITS.evaluations || tr.events.length > WALK_LIMITS.events) {
-      flushMiss(Math.min(i, rules.length));
-      const cr = rules[Math.min(i, rules.length - 1)] ?? null;
-      const what =
-        evaluations > WALK_LIMITS.evaluations
-          ? `a walk of more than ${WALK_LIMITS.evaluations.toLocaleString('en')} rule evaluations in ${table.name} ${t.hook}`
-          : `a trace of more than ${WALK_LIMITS.events.toLocaleString('en')} steps`;
-      const rule = cr?.rule ?? null;
-      tr.emit({
-        type: 'unsupported',
-        packet: t.pkt,
-        what,
-        line: rule?.line ?? null,
-        text: rule?.text ?? null,
-        explain: { key: 'limit.walk', params: { what, chain: chain.name } },
-      });
-      return { kind: 'unsupported', what, rule };
-    }
-    if (i >= rules.length) {
-      flushMiss(rules.length);
-      if (chain !== base) leaving(chain);
-      const frame = stack.pop();
-      if (chain === base || (!frame && chain.builtin)) {
-        const policy = base.policy ?? 'ACCEPT';
-        tr.emit({
-          type: 'policy',
-          packet: t.pkt,
-          hook: t.hook,
-          table: table.name,
-          chain: base.name,
-          verdict: policy,
-          explain: {
-            key: policy === 'ACCEPT' ? 'chain.policy.accept' : 'chain.policy.drop',
-            params: { table: table.name, chain: base.name },
-          },
-        });
-        return policy === 'ACCEPT' ? { kind: 'accept' } : { kind: 'drop', rule: null };
-      }
-      tr.emit({
-        type: 'return',
+  }
+
+  /** The end of a chain: the base policy, or back to the caller. Null to walk on. */
+  private endOfChain(): TableVerdict | null {
+    const { t, table, base } = this;
+    this.flushMiss(this.chain.rules.length);
+    if (this.chain !== base) this.leaving(this.chain);
+    const frame = this.stack.pop();
+    if (this.chain === base || (!frame && this.chain.builtin)) {
+      const policy = base.policy ?? 'ACCEPT';
+      this.emit({
+        type: 'policy',
         packet: t.pkt,
         hook: t.hook,
         table: table.name,
-        chain: chain.name,
-        explain: { key: 'chain.return', params: { chain: chain.name } },
-      });
-      if (!frame) {
-        // Fell off the end of a chain entered by goto from the base chain: the base policy applies.
-        chain = base;
-        i = compiledRules(base, table, env.family).length;
-        continue;
-      }
-      chain = frame.chain;
-      i = frame.next;
-      continue;
-    }
-    const cr = rules[i] as CompiledRule;
-    evaluations++;
-    const hit = evalRule(cr, ctx);
-    if (hit === false) {
-      if (missFrom < 0) missFrom = i;
-      i++;
-      continue;
-    }
-    flushMiss(i);
-    if (hit !== true) {
-      tr.emit({
-        type: 'unsupported',
-        packet: t.pkt,
-        what: hit.unsupported,
-        line: cr.rule.line,
-        text: cr.rule.text,
+        chain: base.name,
+        verdict: policy,
         explain: {
-          key: 'unsupported.match',
-          params: { what: hit.unsupported, line: cr.rule.line },
+          key: policy === 'ACCEPT' ? 'chain.policy.accept' : 'chain.policy.drop',
+          params: { table: table.name, chain: base.name },
         },
       });
-      return { kind: 'unsupported', what: hit.unsupported, rule: cr.rule };
+      return policy === 'ACCEPT' ? { kind: 'accept' } : { kind: 'drop', rule: null };
     }
-    i++;
-    const op = cr.target;
-    const before = t.pkt;
+    this.emitReturn(this.chain, 'chain.return', { chain: this.chain.name });
+    if (frame) {
+      this.chain = frame.chain;
+      this.i = frame.next;
+    } else {
+      // Fell off the end of a chain entered by goto from the base chain: the base policy applies.
+      this.chain = base;
+      this.i = base.rules.length;
+    }
+    return null;
+  }
+
+  private limitReached(): TableVerdict | null {
+    const overEvaluations = this.evaluations > WALK_LIMITS.evaluations;
+    if (!overEvaluations && this.env.tracer.events.length <= WALK_LIMITS.events) return null;
+    const rules = this.chain.rules;
+    this.flushMiss(Math.min(this.i, rules.length));
+    const rule = rules[Math.min(this.i, rules.length - 1)] ?? null;
+    const what = overEvaluations
+      ? `a walk of more than ${WALK_LIMITS.evaluations.toLocaleString('en')} rule evaluations in ${this.table.name} ${this.t.hook}`
+      : `a trace of more than ${WALK_LIMITS.events.toLocaleString('en')} steps`;
+    return this.unsupported(what, rule, 'limit.walk', { chain: this.chain.name });
+  }
+
+  private jump(r: Rule, op: Extract<TargetOp, { kind: 'jump' | 'goto' }>, before: Packet): void {
+    const next = op.chain;
+    const isJump = op.kind === 'jump';
+    this.emitRule(
+      r,
+      isJump ? 'JUMP' : 'GOTO',
+      next.name,
+      before,
+      isJump ? 'rule.jump' : 'rule.goto',
+    );
+    const seen = this.returned.get(next);
+    if (seen && seen.gen === this.gen) {
+      // Same pure chain, same packet: it comes back without a verdict again.
+      this.emitReturn(next, 'chain.repeat', { chain: next.name, count: seen.evaluations });
+      // A goto'd chain that comes back returns to the caller of this chain.
+      if (!isJump) this.backToCaller();
+      return;
+    }
+    if (isJump) this.stack.push({ chain: this.chain, next: this.i });
+    else if (this.chain !== this.base) this.entered.pop();
+    this.entered.push({ chain: next, evaluations: this.evaluations });
+    this.chain = next;
+    this.i = 0;
+  }
+
+  private nat(r: Rule, op: NatOp, before: Packet): TableVerdict {
+    const t = this.t;
+    if (this.env.nat(op, t) === 'drop') {
+      this.emitRule(r, 'DROP', op.kind.toUpperCase(), before, 'rule.nat-failed');
+      return { kind: 'drop', rule: r };
+    }
+    const conn = t.ct.conn;
+    this.emitRule(
+      r,
+      'ACCEPT',
+      op.kind.toUpperCase(),
+      before,
+      NAT_KEYS[op.kind],
+      { dst: t.pkt.dst, dport: t.pkt.dport, src: t.pkt.src },
+      conn ? { id: conn.id, orig: conn.orig, reply: conn.reply } : undefined,
+    );
+    return { kind: 'accept' };
+  }
+
+  private mark(r: Rule, op: MarkOp, before: Packet): void {
+    const t = this.t;
+    if (op.kind === 'mark') {
+      const mark = applyXmark(t.pkt.mark, op.value, op.mask);
+      t.pkt = { ...t.pkt, mark };
+      this.changed();
+      this.emitRule(r, 'CONTINUE', 'MARK', before, 'rule.mark', { mark: `0x${mark.toString(16)}` });
+      return;
+    }
+    const conn = t.ct.conn;
+    if (conn) {
+      if (op.mode === 'set') conn.mark = applyXmark(conn.mark, op.value, op.mask);
+      else if (op.mode === 'save')
+        conn.mark = ((conn.mark & ~op.ctmask) ^ (t.pkt.mark & op.nfmask)) >>> 0;
+      else t.pkt = { ...t.pkt, mark: ((t.pkt.mark & ~op.nfmask) ^ (conn.mark & op.ctmask)) >>> 0 };
+      this.changed();
+    }
+    this.emitRule(r, 'CONTINUE', 'CONNMARK', before, 'rule.connmark', {
+      mark: `0x${(conn?.mark ?? 0).toString(16)}`,
+    });
+  }
+
+  /** Performs the target of a matching rule; a verdict ends the walk, null walks on. */
+  private perform(r: Rule): TableVerdict | null {
+    const op = r.target;
+    const before = this.t.pkt;
     switch (op.kind) {
       case 'none':
-        emitRule(cr, 'CONTINUE', null, before, 'rule.nothing');
-        continue;
+        this.emitRule(r, 'CONTINUE', null, before, 'rule.nothing');
+        return null;
       case 'accept':
-        emitRule(cr, 'ACCEPT', null, before, 'rule.accept');
+        this.emitRule(r, 'ACCEPT', null, before, 'rule.accept');
         return { kind: 'accept' };
       case 'drop':
-        emitRule(cr, 'DROP', null, before, 'rule.drop');
-        return { kind: 'drop', rule: cr.rule };
-      case 'return': {
-        emitRule(cr, 'RETURN', null, before, 'rule.return');
-        backToCaller();
-        continue;
-      }
+        this.emitRule(r, 'DROP', null, before, 'rule.drop');
+        return { kind: 'drop', rule: r };
+      case 'return':
+        this.emitRule(r, 'RETURN', null, before, 'rule.return');
+        this.backToCaller();
+        return null;
       case 'jump':
-      case 'goto': {
-        const next = table.chains.get(op.chain);
-        if (!next) throw new Error(`validated ruleset lost chain ${op.chain}`);
-        emitRule(
-          cr,
-          op.kind === 'jump' ? 'JUMP' : 'GOTO',
-          op.chain,
-          before,
-          op.kind === 'jump' ? 'rule.jump' : 'rule.goto',
-        );
-        const seen = returned.get(next);
-        if (seen && seen.gen === gen) {
-          // Same pure chain, same packet: it comes back without a verdict again.
-          tr.emit({
-            type: 'return',
-            packet: t.pkt,
-            hook: t.hook,
-            table: table.name,
-            chain: next.name,
-            explain: {
-              key: 'chain.repeat',
-              params: { chain: next.name, count: seen.evaluations },
-            },
-          });
-          // A goto'd chain that comes back returns to the caller of this chain.
-          if (op.kind === 'goto') backToCaller();
-          continue;
-        }
-        if (op.kind === 'jump') stack.push({ chain, next: i });
-        else if (chain !== base) entered.pop();
-        entered.push({ chain: next, evaluations });
-        chain = next;
-        i = 0;
-        continue;
-      }
+      case 'goto':
+        this.jump(r, op, before);
+        return null;
       case 'dnat':
       case 'snat':
       case 'masquerade':
-      case 'redirect': {
-        const res = env.nat(op, t);
-        if (res === 'drop') {
-          emitRule(cr, 'DROP', op.kind.toUpperCase(), before, 'rule.nat-failed');
-          return { kind: 'drop', rule: cr.rule };
-        }
-        const key =
-          op.kind === 'dnat'
-            ? 'rule.dnat'
-            : op.kind === 'redirect'
-              ? 'rule.redirect'
-              : op.kind === 'snat'
-                ? 'rule.snat'
-                : 'rule.masquerade';
-        const conn = t.ct.conn;
-        emitRule(
-          cr,
-          'ACCEPT',
-          op.kind.toUpperCase(),
-          before,
-          key,
-          { dst: t.pkt.dst, dport: t.pkt.dport, src: t.pkt.src },
-          conn ? { id: conn.id, orig: conn.orig, reply: conn.reply } : undefined,
-        );
-        return { kind: 'accept' };
-      }
-      case 'mark': {
-        const mark = applyXmark(t.pkt.mark, op.value, op.mask);
-        t.pkt = { ...t.pkt, mark };
-        setCtx();
-        emitRule(cr, 'CONTINUE', 'MARK', before, 'rule.mark', { mark: `0x${mark.toString(16)}` });
-        continue;
-      }
-      case 'connmark': {
-        const conn = t.ct.conn;
-        if (conn) {
-          if (op.mode === 'set') conn.mark = applyXmark(conn.mark, op.value, op.mask);
-          else if (op.mode === 'save')
-            conn.mark = ((conn.mark & ~op.ctmask) ^ (t.pkt.mark & op.nfmask)) >>> 0;
-          else
-            t.pkt = { ...t.pkt, mark: ((t.pkt.mark & ~op.nfmask) ^ (conn.mark & op.ctmask)) >>> 0 };
-          setCtx();
-        }
-        emitRule(cr, 'CONTINUE', 'CONNMARK', before, 'rule.connmark', {
-          mark: `0x${(conn?.mark ?? 0).toString(16)}`,
-        });
-        continue;
-      }
+      case 'redirect':
+        return this.nat(r, op, before);
+      case 'mark':
+      case 'connmark':
+        this.mark(r, op, before);
+        return null;
       case 'reject':
-        emitRule(cr, 'DROP', 'REJECT', before, 'rule.reject', { with: op.with });
-        return { kind: 'reject', with: op.with, rule: cr.rule };
+        this.emitRule(r, 'DROP', 'REJECT', before, 'rule.reject', { with: op.with });
+        return { kind: 'reject', with: op.with, rule: r };
       case 'log':
-        emitRule(cr, 'CONTINUE', op.via, before, 'rule.log', { prefix: op.prefix });
-        tr.emit({
+        this.emitRule(r, 'CONTINUE', op.via, before, 'rule.log', { prefix: op.prefix });
+        this.emit({
           type: 'log',
-          packet: t.pkt,
+          packet: this.t.pkt,
           prefix: op.prefix,
           via: op.via,
           explain: { key: 'log.line', params: { prefix: op.prefix } },
         });
-        continue;
+        return null;
       case 'trace':
-        emitRule(cr, 'CONTINUE', 'TRACE', before, 'rule.trace');
-        continue;
+        this.emitRule(r, 'CONTINUE', 'TRACE', before, 'rule.trace');
+        return null;
       case 'notrack':
-        env.notrack(t);
-        setCtx();
-        emitRule(cr, 'CONTINUE', 'NOTRACK', before, 'rule.notrack');
-        continue;
+        this.env.notrack(this.t);
+        this.changed();
+        this.emitRule(r, 'CONTINUE', 'NOTRACK', before, 'rule.notrack');
+        return null;
       case 'unsupported':
-        tr.emit({
-          type: 'unsupported',
-          packet: t.pkt,
-          what: op.what,
-          line: cr.rule.line,
-          text: cr.rule.text,
-          explain: { key: 'unsupported.target', params: { what: op.what, line: cr.rule.line } },
-        });
-        return { kind: 'unsupported', what: op.what, rule: cr.rule };
+        return this.unsupported(op.what, r, 'unsupported.target', { line: r.line });
     }
   }
+
+  run(): TableVerdict {
+    for (;;) {
+      const limit = this.limitReached();
+      if (limit) return limit;
+      const rules = this.chain.rules;
+      if (this.i >= rules.length) {
+        const v = this.endOfChain();
+        if (v) return v;
+        continue;
+      }
+      const r = rules[this.i] as Rule;
+      this.evaluations++;
+      const hit = evalRule(this.table, r, this.ctx);
+      if (hit === false) {
+        if (this.missFrom < 0) this.missFrom = this.i;
+        this.i++;
+        continue;
+      }
+      this.flushMiss(this.i);
+      if (hit !== true)
+        return this.unsupported(hit.unsupported, r, 'unsupported.match', { line: r.line });
+      this.i++;
+      const v = this.perform(r);
+      if (v) return v;
+    }
+  }
+}
+
+/** Runs the built-in chain `t.hook` of `table`. The caller emitted the hook event. */
+export function runTable(env: ChainEnv, table: Table, t: Traversal): TableVerdict {
+  const base = table.chains.get(t.hook);
+  if (!base) return { kind: 'accept' };
+  return new TableWalk(env, table, t, base).run();
 }

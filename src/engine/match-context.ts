@@ -25,6 +25,8 @@ export function cloneRuleState(s: RuleState): RuleState {
 
 export interface MatchCtx {
   readonly pkt: Packet;
+  /** The packet's protocol number (tcp 6, udp 17, icmp 1, sctp 132). */
+  readonly protoNum: number;
   readonly srcNum: number | bigint | null;
   readonly dstNum: number | bigint | null;
   readonly inIf: string | null;

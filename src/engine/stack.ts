@@ -22,7 +22,7 @@ import {
 import { isLocalAddr, localIface, longestMatch, selectSourceAddr, type Route } from './host.ts';
 import { ipToNum, isLoopback, isMulticastOrBroadcast } from './ip.ts';
 import type { Packet } from './packet.ts';
-import type { RejectWith, TargetOp } from './rules/compile.ts';
+import type { NatOp, RejectWith } from './rules/target-op.ts';
 import type { Hook, Rule, TableName } from './rules/types.ts';
 import type { HostRuntime, HostState } from './runtime.ts';
 import type { Tracer } from './trace.ts';
@@ -106,11 +106,7 @@ function chainEnv(env: StackEnv, family: 4 | 6): ChainEnv {
 }
 
 /** Binds a NAT mapping in conntrack and rewrites the first packet (nf_nat_setup_info). */
-function doNat(
-  env: StackEnv,
-  op: Extract<TargetOp, { kind: 'dnat' | 'snat' | 'masquerade' | 'redirect' }>,
-  t: Traversal,
-): 'ok' | 'drop' {
+function doNat(env: StackEnv, op: NatOp, t: Traversal): 'ok' | 'drop' {
   const conn = t.ct.conn;
   if (!conn) return 'drop';
   const p = t.pkt;

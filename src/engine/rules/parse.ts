@@ -1,8 +1,18 @@
-/** Parses iptables-save / iptables-restore text into a Ruleset. Errors are returned, never thrown. */
-import { lookupTarget } from './extensions.ts';
+/**
+ * Parses iptables-save / iptables-restore text into a Ruleset of compiled rules, in one pass
+ * over the text: each line is split into words once, and its rule compiled and checked as it is
+ * read (iptables-restore does the same: a rule it reads is a rule the kernel gets). Errors are
+ * returned, never thrown.
+ */
+import { compileRule, type RulePlace } from './compile.ts';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+import { HeaderStore } from './header.ts';
 import { parseRuleBody } from './parse-rule.ts';
-import { TextRule } from './rule.ts';
-import { tokenizeLine } from './tokenize.ts';
+import { lookupTarget } from './registry.ts';
+import { jumpTarget, type JumpTarget } from './target-op.ts';
+import { IPTABLES_WORDS } from './intern.ts';
+import { LineTokens } from './tokenize.ts';
 import {
   BUILTIN_CHAINS,
   TABLES,
@@ -13,7 +23,7 @@ import {
   type Table,
   type TableName,
 } from './types.ts';
-import { validateRule, validateTable } from './validate.ts';
+import { validateTable } from './validate.ts';
 
 export interface ParseResult {
   readonly ruleset: Ruleset;
@@ -32,8 +42,15 @@ export function emptyRuleset(family: 4 | 6 = 4): Ruleset {
   return { family, tables: new Map(), headerComments: new Map(), trailingComments: [] };
 }
 
-export function newTable(name: TableName, line: number): Table {
-  return { name, line, chains: new Map(), chainOrder: [], ruleOrder: [] };
+function newTable(name: TableName, line: number, family: 4 | 6): Table {
+  return {
+    name,
+    line,
+    headers: new HeaderStore(family),
+    chains: new Map(),
+    chainOrder: [],
+    ruleOrder: [],
+  };
 }
 
 /** Adds the built-in chains a table always has (ACCEPT policy) that the dump did not declare. */
@@ -53,326 +70,367 @@ function addImplicitBuiltins(table: Table): void {
   }
 }
 
-export function parseRuleset(text: string, options: ParseOptions = {}): ParseResult {
-  const ruleset = emptyRuleset(options.family ?? 4);
-  const diagnostics: Diagnostic[] = [];
-  const error = (line: number, column: number, message: string, hint?: string) =>
-    diagnostics.push(
-      hint === undefined
-        ? { severity: 'error', line, column, message }
-        : { severity: 'error', line, column, message, hint },
-    );
-  let table: Table | null = null;
-  let pendingComments: string[] = [];
-  // Lines are walked with indexOf and sliced, not split: slices share the input's memory.
-  let pos = 0;
-  let lineCount = 0;
-  for (let ln = 0; pos <= text.length; ln++) {
-    let nl = text.indexOf('\n', pos);
-    if (nl < 0) nl = text.length;
-    const end = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-    const raw = text.slice(pos, end);
-    pos = nl + 1;
-    lineCount = ln + 1;
-    const lineNo = ln + 1;
-    const trimmed = raw.trim();
-    if (trimmed === '') continue;
-    if (trimmed.startsWith('#')) {
-      pendingComments.push(trimmed);
-      continue;
-    }
-    const indent = raw.length - raw.trimStart().length;
-    if (trimmed.startsWith('*')) {
-      const name = trimmed.slice(1).trim();
-      if (table) {
-        error(
-          lineNo,
-          1,
-          `table ${table.name} (line ${table.line}) has no COMMIT before *${name}`,
-          'Add a COMMIT line to close it.',
-        );
-        finishTable(table);
-      }
-      if (!(TABLES as readonly string[]).includes(name)) {
-        error(lineNo, indent + 2, `unknown table '${name}'`, `Tables are ${TABLES.join(', ')}.`);
-        table = null;
-        continue;
-      }
-      const tname = name as TableName;
-      if (ruleset.tables.has(tname)) {
-        error(lineNo, indent + 1, `table ${tname} appears twice`, 'Merge both sections into one.');
-      }
-      table = newTable(tname, lineNo);
-      ruleset.tables.set(tname, table);
-      ruleset.headerComments.set(tname, pendingComments);
-      pendingComments = [];
-      continue;
-    }
-    if (trimmed === 'COMMIT') {
-      if (!table)
-        error(
-          lineNo,
-          indent + 1,
-          'COMMIT outside of a table',
-          'Start a table with a line such as *filter.',
-        );
-      else finishTable(table);
-      table = null;
-      continue;
-    }
-    if (!table) {
-      error(
-        lineNo,
-        indent + 1,
-        'line outside of a table',
-        'Start a table first, for example *nat, and end it with COMMIT.',
-      );
-      continue;
-    }
-    if (trimmed.startsWith(':')) {
-      parseChainLine(table, trimmed, lineNo, indent, error);
-      continue;
-    }
-    const tk = tokenizeLine(raw);
-    if (!tk.ok) {
-      error(lineNo, tk.column, tk.message, 'Close the quote with a matching ".');
-      continue;
-    }
-    let k0 = 0;
-    let counters: string | null = null;
-    const firstWord = tk.words[0];
-    if (
-      firstWord !== undefined &&
-      firstWord.charCodeAt(0) === 91 &&
-      /^\[\d+:\d+\]$/.test(firstWord)
-    ) {
-      counters = firstWord;
-      k0 = 1;
-    }
-    const c = tk.words[k0];
-    if (c === undefined) continue;
-    const cmdCol = tk.cols[k0] as number;
-    const chainName = tk.words[k0 + 1];
-    const chainCol = tk.cols[k0 + 1] ?? cmdCol;
-    const needsChain = (): Chain | null => {
-      if (chainName === undefined) {
-        error(lineNo, cmdCol, `${c} needs a chain name`);
-        return null;
-      }
-      const chain = table?.chains.get(chainName);
-      if (!chain) {
-        error(
-          lineNo,
-          chainCol,
-          `chain '${chainName}' does not exist in table ${table?.name}`,
-          `Declare it first with a line ':${chainName} - [0:0]'.`,
-        );
-        return null;
-      }
-      return chain;
-    };
-    if (c === '-A' || c === '--append' || c === '-I' || c === '--insert') {
-      const chain = needsChain();
-      if (!chain) continue;
-      let from = k0 + 2;
-      let at = chain.rules.length;
-      const posWord = tk.words[from];
-      if ((c === '-I' || c === '--insert') && posWord !== undefined && /^\d+$/.test(posWord)) {
-        at = Math.min(Number(posWord) - 1, chain.rules.length);
-        from++;
-      } else if (c === '-I' || c === '--insert') at = 0;
-      const body = parseRuleBody(tk, from, lineNo, false);
-      if (body.diagnostics.length) {
-        diagnostics.push(...body.diagnostics);
-        if (body.diagnostics.some((d) => d.severity === 'error')) continue;
-      }
-      // The usual iptables-save line already is canonical: keep it (a slice of the input, no copy).
-      const text =
-        body.canonical && c === '-A' && k0 === 0
-          ? raw
-          : (() => {
-              const words = parseRuleBody(tk, from, lineNo, true).body;
-              return words ? `-A ${chain.name} ${words}` : `-A ${chain.name}`;
-            })();
-      const rule = new TextRule(
-        table.name,
-        chain.name,
-        at + 1,
-        lineNo,
-        text,
-        counters ?? body.counters,
-        body,
-      );
-      const invalid = validateRule(rule, body, table, ruleset.family, userChains(table));
-      if (invalid) {
-        diagnostics.push(invalid);
-        continue;
-      }
-      if (rule.targetName !== null && userChains(table).has(rule.targetName)) {
-        rule.jumpTo = table.chains.get(rule.targetName) ?? null;
-      }
-      if (at === chain.rules.length) chain.rules.push(rule);
-      else {
-        chain.rules.splice(at, 0, rule);
-        chain.rules.forEach((r, k) => (r.index = k + 1));
-      }
-      table.ruleOrder.push(rule);
-      continue;
-    }
-    if (c === '-N' || c === '--new-chain') {
-      if (chainName === undefined) error(lineNo, cmdCol, '-N needs a chain name');
-      else declareChain(table, chainName, '-', '[0:0]', lineNo, chainCol, error);
-      continue;
-    }
-    if (c === '-F' || c === '--flush') {
-      const chains = chainName !== undefined ? [needsChain()] : [...table.chains.values()];
-      for (const ch of chains) {
-        if (!ch) continue;
-        const gone = new Set(ch.rules);
-        ch.rules = [];
-        removeFromOrder(table, gone);
-      }
-      continue;
-    }
-    if (c === '-X' || c === '--delete-chain') {
-      const ch = chainName !== undefined ? needsChain() : null;
-      if (ch) {
-        if (ch.builtin) error(lineNo, chainCol, `cannot delete built-in chain ${ch.name}`);
-        else {
-          table.chains.delete(ch.name);
-          userChains(table).delete(ch.name);
-          table.chainOrder.splice(table.chainOrder.indexOf(ch.name), 1);
-          removeFromOrder(table, new Set(ch.rules));
-        }
-      }
-      continue;
-    }
-    if (c === '-P' || c === '--policy') {
-      const ch = needsChain();
-      const pol = tk.words[k0 + 2];
-      if (ch && (pol === 'ACCEPT' || pol === 'DROP') && ch.builtin) {
-        ch.policy = pol;
-        ch.policyText = pol;
-      } else if (ch)
-        error(
-          lineNo,
-          tk.cols[k0 + 2] ?? cmdCol,
-          'policy must be ACCEPT or DROP on a built-in chain',
-        );
-      continue;
-    }
-    error(
-      lineNo,
-      cmdCol,
-      `unknown command '${c}'`,
-      'Rule lines start with -A CHAIN; chain lines with :CHAIN POLICY [0:0].',
-    );
-  }
-  if (table) {
-    error(
-      lineCount,
-      1,
-      `table ${table.name} (line ${table.line}) is missing COMMIT`,
-      'Add a COMMIT line at the end of the table.',
-    );
-    finishTable(table);
-  }
-  ruleset.trailingComments.push(...pendingComments);
-  for (const t of ruleset.tables.values()) diagnostics.push(...validateTable(t));
-  diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
-  return { ruleset, diagnostics, ok: !diagnostics.some((d) => d.severity === 'error') };
-
-  function finishTable(t: Table): void {
-    addImplicitBuiltins(t);
-  }
-}
-
-const liveUserChains = new WeakMap<Table, Set<string>>();
-
-/** The user chains declared so far in a table being read. */
-function userChains(table: Table): Set<string> {
-  let s = liveUserChains.get(table);
-  if (!s) liveUserChains.set(table, (s = new Set()));
-  return s;
-}
-
 function removeFromOrder(table: Table, gone: Set<Rule>): void {
   const kept = table.ruleOrder.filter((r) => !gone.has(r));
   table.ruleOrder.length = 0;
   table.ruleOrder.push(...kept);
 }
 
-type ErrorFn = (line: number, column: number, message: string, hint?: string) => void;
+/** The reader's state between lines: the open table, its user chains, pending comments. */
+class RulesetReader {
+  readonly ruleset: Ruleset;
+  readonly diagnostics: Diagnostic[] = [];
+  private table: Table | null = null;
+  /** User chains of the open table declared so far, with the jumps to them. */
+  private userChains = new Map<string, JumpTarget>();
+  private pendingComments: string[] = [];
+  private readonly tk = new LineTokens(IPTABLES_WORDS);
+  private lineNo = 0;
+  /** Where the rule being compiled goes; one object reused for every rule. */
+  private readonly place: Mutable<RulePlace>;
 
-function parseChainLine(
-  table: Table,
-  trimmed: string,
-  lineNo: number,
-  indent: number,
-  error: ErrorFn,
-): void {
-  const tk = tokenizeLine(trimmed.slice(1));
-  if (!tk.ok || tk.words.length === 0) {
-    error(lineNo, indent + 1, 'chain line needs a name', 'For example :KUBE-SERVICES - [0:0]');
-    return;
+  constructor(family: 4 | 6) {
+    this.ruleset = emptyRuleset(family);
+    this.place = {
+      table: newTable('filter', 0, family),
+      chain: {
+        name: '',
+        builtin: false,
+        declared: false,
+        policy: null,
+        policyText: '-',
+        counters: '',
+        line: 0,
+        rules: [],
+      },
+      family,
+      index: 0,
+      line: 0,
+      text: '',
+      counters: null,
+      userChains: this.userChains,
+    };
   }
-  const [name, policy = '-', counters = '[0:0]'] = tk.words;
-  if (name === undefined) return;
-  declareChain(table, name, policy, counters, lineNo, indent + 1 + (tk.cols[0] as number), error);
+
+  private error(column: number, message: string, hint?: string, line = this.lineNo): void {
+    this.diagnostics.push(
+      hint === undefined
+        ? { severity: 'error', line, column, message }
+        : { severity: 'error', line, column, message, hint },
+    );
+  }
+
+  /** One line of the file (without its line break). */
+  line(raw: string, lineNo: number): void {
+    this.lineNo = lineNo;
+    const trimmed = raw.trim();
+    if (trimmed === '') return;
+    const first = trimmed.charCodeAt(0);
+    if (first === 35 /* # */) {
+      this.pendingComments.push(trimmed);
+      return;
+    }
+    const indent = raw.length - raw.trimStart().length;
+    if (first === 42 /* * */) return this.openTable(trimmed, indent);
+    if (trimmed === 'COMMIT') return this.commit(indent);
+    const table = this.table;
+    if (!table) {
+      this.error(
+        indent + 1,
+        'line outside of a table',
+        'Start a table first, for example *nat, and end it with COMMIT.',
+      );
+      return;
+    }
+    if (first === 58 /* : */) return this.chainLine(table, trimmed, indent);
+    this.command(table, raw);
+  }
+
+  private openTable(trimmed: string, indent: number): void {
+    const name = trimmed.slice(1).trim();
+    const open = this.table;
+    if (open) {
+      this.error(
+        1,
+        `table ${open.name} (line ${open.line}) has no COMMIT before *${name}`,
+        'Add a COMMIT line to close it.',
+      );
+      addImplicitBuiltins(open);
+    }
+    this.table = null;
+    if (!(TABLES as readonly string[]).includes(name)) {
+      this.error(indent + 2, `unknown table '${name}'`, `Tables are ${TABLES.join(', ')}.`);
+      return;
+    }
+    const tname = name as TableName;
+    const rs = this.ruleset;
+    if (rs.tables.has(tname))
+      this.error(indent + 1, `table ${tname} appears twice`, 'Merge both sections into one.');
+    this.table = newTable(tname, this.lineNo, rs.family);
+    this.userChains = new Map();
+    rs.tables.set(tname, this.table);
+    rs.headerComments.set(tname, this.pendingComments);
+    this.pendingComments = [];
+  }
+
+  private commit(indent: number): void {
+    if (!this.table)
+      this.error(
+        indent + 1,
+        'COMMIT outside of a table',
+        'Start a table with a line such as *filter.',
+      );
+    else addImplicitBuiltins(this.table);
+    this.table = null;
+  }
+
+  /** `:NAME POLICY [packets:bytes]` */
+  private chainLine(table: Table, trimmed: string, indent: number): void {
+    const tk = this.tk;
+    if (!tk.read(trimmed.slice(1)) || tk.count === 0) {
+      this.error(indent + 1, 'chain line needs a name', 'For example :KUBE-SERVICES - [0:0]');
+      return;
+    }
+    const name = tk.words[0] as string;
+    const policy = tk.count > 1 ? (tk.words[1] as string) : '-';
+    const counters = tk.count > 2 ? (tk.words[2] as string) : '[0:0]';
+    this.declareChain(table, name, policy, counters, indent + 1 + (tk.cols[0] as number));
+  }
+
+  private declareChain(
+    table: Table,
+    name: string,
+    policy: string,
+    counters: string,
+    column: number,
+  ): void {
+    const builtin =
+      name.length <= 11 && (BUILTIN_CHAINS[table.name] as readonly string[]).includes(name);
+    if (!builtin && !CHAIN_NAME.test(name)) {
+      this.error(
+        column,
+        `invalid chain name '${name}'`,
+        'Chain names are at most 28 characters, without spaces, not starting with - or !.',
+      );
+      return;
+    }
+    if (!builtin && lookupTarget(name)) {
+      this.error(column, `chain name '${name}' is the name of a target`, 'Choose another name.');
+      return;
+    }
+    if (table.chains.has(name)) {
+      this.error(column, `chain ${name} is declared twice in table ${table.name}`);
+      return;
+    }
+    // For a built-in chain, `-` keeps the current policy (iptables-restore): ACCEPT on a fresh table.
+    if (builtin && policy !== 'ACCEPT' && policy !== 'DROP' && policy !== '-') {
+      this.error(column, `built-in chain ${name} needs a policy ACCEPT or DROP, not '${policy}'`);
+      return;
+    }
+    if (!builtin && policy !== '-') {
+      this.error(
+        column,
+        `user chain ${name} cannot have a policy ('${policy}')`,
+        'Write - instead.',
+      );
+      return;
+    }
+    const chain: Chain = {
+      name,
+      builtin,
+      declared: true,
+      policy: builtin ? (policy === 'DROP' ? 'DROP' : 'ACCEPT') : null,
+      policyText: policy,
+      counters,
+      line: this.lineNo,
+      rules: [],
+    };
+    if (!builtin) this.userChains.set(name, jumpTarget(chain));
+    table.chains.set(name, chain);
+    table.chainOrder.push(name);
+  }
+
+  /** The chain a command names (word `k`), or null with a diagnostic. */
+  private chainAt(table: Table, k: number): Chain | null {
+    const tk = this.tk;
+    const cmd = tk.words[k - 1] as string;
+    const cmdCol = tk.cols[k - 1] as number;
+    if (k >= tk.count) {
+      this.error(cmdCol, `${cmd} needs a chain name`);
+      return null;
+    }
+    const name = tk.words[k] as string;
+    const chain = table.chains.get(name);
+    if (!chain) {
+      this.error(
+        tk.cols[k] as number,
+        `chain '${name}' does not exist in table ${table.name}`,
+        `Declare it first with a line ':${name} - [0:0]'.`,
+      );
+      return null;
+    }
+    return chain;
+  }
+
+  /** `-A`, `-I`, `-N`, `-F`, `-X`, `-P`, possibly after `[packets:bytes]` counters. */
+  private command(table: Table, raw: string): void {
+    const tk = this.tk;
+    if (!tk.read(raw)) {
+      const e = tk.error as { column: number; message: string };
+      this.error(e.column, e.message, 'Close the quote with a matching ".');
+      return;
+    }
+    let k0 = 0;
+    let counters: string | null = null;
+    const firstWord = tk.count > 0 ? (tk.words[0] as string) : '';
+    if (firstWord.charCodeAt(0) === 91 /* [ */ && /^\[\d+:\d+\]$/.test(firstWord)) {
+      counters = firstWord;
+      k0 = 1;
+    }
+    if (k0 >= tk.count) return;
+    const c = tk.words[k0] as string;
+    if (c === '-A' || c === '--append' || c === '-I' || c === '--insert')
+      return this.append(table, raw, k0, counters);
+    if (c === '-N' || c === '--new-chain') {
+      if (k0 + 1 >= tk.count) this.error(tk.cols[k0] as number, '-N needs a chain name');
+      else
+        this.declareChain(
+          table,
+          tk.words[k0 + 1] as string,
+          '-',
+          '[0:0]',
+          tk.cols[k0 + 1] as number,
+        );
+      return;
+    }
+    if (c === '-F' || c === '--flush') return this.flush(table, k0);
+    if (c === '-X' || c === '--delete-chain') return this.deleteChain(table, k0);
+    if (c === '-P' || c === '--policy') return this.policy(table, k0);
+    this.error(
+      tk.cols[k0] as number,
+      `unknown command '${c}'`,
+      'Rule lines start with -A CHAIN; chain lines with :CHAIN POLICY [0:0].',
+    );
+  }
+
+  /** `-A CHAIN rule...` or `-I CHAIN [N] rule...`: read, compile and place the rule. */
+  private append(table: Table, raw: string, k0: number, counters: string | null): void {
+    const tk = this.tk;
+    const chain = this.chainAt(table, k0 + 1);
+    if (!chain) return;
+    const c = tk.words[k0] as string;
+    const insert = c === '-I' || c === '--insert';
+    let from = k0 + 2;
+    let at = chain.rules.length;
+    const posWord = from < tk.count ? (tk.words[from] as string) : undefined;
+    if (insert && posWord !== undefined && /^\d+$/.test(posWord)) {
+      at = Math.min(Number(posWord) - 1, chain.rules.length);
+      from++;
+    } else if (insert) at = 0;
+    const body = parseRuleBody(tk, from, this.lineNo);
+    if (body.diagnostics.length) {
+      this.diagnostics.push(...body.diagnostics);
+      if (body.diagnostics.some((d) => d.severity === 'error')) return;
+    }
+    // The usual iptables-save line already is canonical: keep it (a slice of the input, no copy).
+    let text = raw;
+    if (!(body.canonical && c === '-A' && k0 === 0)) {
+      const words = parseRuleBody(tk, from, this.lineNo, true).layout;
+      text = words ? `-A ${chain.name} ${words}` : `-A ${chain.name}`;
+    }
+    const place = this.place;
+    place.table = table;
+    place.chain = chain;
+    place.index = at + 1;
+    place.line = this.lineNo;
+    place.text = text;
+    place.counters = counters ?? body.counters;
+    place.userChains = this.userChains;
+    const rule = compileRule(body, place);
+    if ('severity' in rule) {
+      this.diagnostics.push(rule);
+      return;
+    }
+    if (at === chain.rules.length) chain.rules.push(rule);
+    else {
+      chain.rules.splice(at, 0, rule);
+      chain.rules.forEach((r, k) => (r.index = k + 1));
+    }
+    table.ruleOrder.push(rule);
+  }
+
+  private flush(table: Table, k0: number): void {
+    const chains =
+      k0 + 1 < this.tk.count ? [this.chainAt(table, k0 + 1)] : [...table.chains.values()];
+    for (const ch of chains) {
+      if (!ch) continue;
+      const gone = new Set(ch.rules);
+      ch.rules = [];
+      removeFromOrder(table, gone);
+    }
+  }
+
+  private deleteChain(table: Table, k0: number): void {
+    const ch = k0 + 1 < this.tk.count ? this.chainAt(table, k0 + 1) : null;
+    if (!ch) return;
+    if (ch.builtin) {
+      this.error(this.tk.cols[k0 + 1] as number, `cannot delete built-in chain ${ch.name}`);
+      return;
+    }
+    table.chains.delete(ch.name);
+    this.userChains.delete(ch.name);
+    table.chainOrder.splice(table.chainOrder.indexOf(ch.name), 1);
+    removeFromOrder(table, new Set(ch.rules));
+  }
+
+  private policy(table: Table, k0: number): void {
+    const tk = this.tk;
+    const ch = this.chainAt(table, k0 + 1);
+    const pol = k0 + 2 < tk.count ? tk.words[k0 + 2] : undefined;
+    if (ch && (pol === 'ACCEPT' || pol === 'DROP') && ch.builtin) {
+      ch.policy = pol;
+      ch.policyText = pol;
+    } else if (ch)
+      this.error(
+        k0 + 2 < tk.count ? (tk.cols[k0 + 2] as number) : (tk.cols[k0] as number),
+        'policy must be ACCEPT or DROP on a built-in chain',
+      );
+  }
+
+  /** The end of the text: an open table, trailing comments, whole-table checks. */
+  finish(lineCount: number): ParseResult {
+    const open = this.table;
+    if (open) {
+      this.error(
+        1,
+        `table ${open.name} (line ${open.line}) is missing COMMIT`,
+        'Add a COMMIT line at the end of the table.',
+        lineCount,
+      );
+      addImplicitBuiltins(open);
+    }
+    const rs = this.ruleset;
+    rs.trailingComments.push(...this.pendingComments);
+    const diagnostics = this.diagnostics;
+    for (const t of rs.tables.values()) diagnostics.push(...validateTable(t));
+    diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
+    return { ruleset: rs, diagnostics, ok: !diagnostics.some((d) => d.severity === 'error') };
+  }
 }
 
-function declareChain(
-  table: Table,
-  name: string,
-  policy: string,
-  counters: string,
-  lineNo: number,
-  column: number,
-  error: ErrorFn,
-): void {
-  const builtin =
-    name.length <= 11 && (BUILTIN_CHAINS[table.name] as readonly string[]).includes(name);
-  if (!builtin && !CHAIN_NAME.test(name)) {
-    error(
-      lineNo,
-      column,
-      `invalid chain name '${name}'`,
-      'Chain names are at most 28 characters, without spaces, not starting with - or !.',
-    );
-    return;
+/** Reads iptables-save text; every problem is a diagnostic with its line and column. */
+export function parseRuleset(text: string, options: ParseOptions = {}): ParseResult {
+  const reader = new RulesetReader(options.family ?? 4);
+  // Lines are walked with indexOf and sliced, not split: slices share the input's memory.
+  let pos = 0;
+  let lineCount = 0;
+  while (pos <= text.length) {
+    let nl = text.indexOf('\n', pos);
+    if (nl < 0) nl = text.length;
+    const end = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+    lineCount++;
+    reader.line(text.slice(pos, end), lineCount);
+    pos = nl + 1;
   }
-  if (!builtin && lookupTarget(name)) {
-    error(lineNo, column, `chain name '${name}' is the name of a target`, 'Choose another name.');
-    return;
-  }
-  if (table.chains.has(name)) {
-    error(lineNo, column, `chain ${name} is declared twice in table ${table.name}`);
-    return;
-  }
-  // For a built-in chain, `-` keeps the current policy (iptables-restore), which is ACCEPT on a fresh table.
-  if (builtin && policy !== 'ACCEPT' && policy !== 'DROP' && policy !== '-') {
-    error(lineNo, column, `built-in chain ${name} needs a policy ACCEPT or DROP, not '${policy}'`);
-    return;
-  }
-  if (!builtin && policy !== '-') {
-    error(
-      lineNo,
-      column,
-      `user chain ${name} cannot have a policy ('${policy}')`,
-      'Write - instead.',
-    );
-    return;
-  }
-  if (!builtin) userChains(table).add(name);
-  table.chains.set(name, {
-    name,
-    builtin,
-    declared: true,
-    policy: builtin ? (policy === 'DROP' ? 'DROP' : 'ACCEPT') : null,
-    policyText: policy,
-    counters,
-    line: lineNo,
-    rules: [],
-  });
-  table.chainOrder.push(name);
+  return reader.finish(lineCount);
 }

@@ -1,84 +1,168 @@
 /** Splits one iptables-restore line into words the way iptables-restore does (double quotes, `\"`). */
+import type { Interner } from './intern.ts';
 
 /**
- * The words of a line as parallel arrays (not one object per word: a 100k-rule dump has millions
- * of words, and per-word objects dominated parse time through garbage collection).
+ * The words of the line being read, as parallel arrays that are reused from line to line: a
+ * 100k-rule dump has millions of words, and per-word (or per-line) objects dominated parse time
+ * through garbage collection. Only indexes below `count` belong to the current line.
  */
-export interface Tokens {
-  readonly words: string[];
+export class LineTokens {
+  readonly words: string[] = [];
   /** 1-based column of each word's first character. */
-  readonly cols: number[];
+  readonly cols: number[] = [];
   /** 1 when the word was (at least partly) quoted, so `!` or `-x` inside it are plain text. */
-  readonly quoted: number[];
+  readonly quoted: number[] = [];
+  count = 0;
   /** The line the words come from. */
-  readonly line: string;
-}
+  line = '';
+  /** An unterminated quote: its column and the message; null when the line read well. */
+  error: { column: number; message: string } | null = null;
+  /**
+   * The line has no character that would make iptables-save quote a word (`'`, `\`, other
+   * white space than a space or tab): its unquoted words need no per-word check.
+   */
+  private plain = false;
 
-export type TokenizeResult =
-  | ({ readonly ok: true } & Tokens)
-  | { readonly ok: false; readonly column: number; readonly message: string };
+  constructor(private readonly interner: Interner | null = null) {}
 
-export function tokenizeLine(line: string): TokenizeResult {
-  const words: string[] = [];
-  const cols: number[] = [];
-  const quoted: number[] = [];
-  const n = line.length;
-  let i = 0;
-  while (i < n) {
-    let c = line.charCodeAt(i);
-    if (c === 32 || c === 9) {
-      i++;
-      continue;
-    }
-    const start = i;
-    // Fast path: a word without quotes is a slice of the line (no per-character concatenation,
-    // which would build deep cons-strings and dominate memory on 100k-rule dumps).
-    while (i < n && (c = line.charCodeAt(i)) !== 32 && c !== 9 && c !== 34) i++;
-    if (i >= n || c !== 34) {
-      words.push(line.slice(start, i));
-      cols.push(start + 1);
-      quoted.push(0);
-      continue;
-    }
-    let text = line.slice(start, i);
-    let quoteCol = 0;
+  private push(word: string, col: number, quoted: number): void {
+    const k = this.count++;
+    this.words[k] = word;
+    this.cols[k] = col;
+    this.quoted[k] = quoted;
+  }
+
+  /** Reads `line`; false (with `error`) on an unterminated quote. */
+  read(line: string): boolean {
+    this.line = line;
+    this.count = 0;
+    this.error = null;
+    this.plain = !SPECIAL.test(line);
+    // Words end at the next space, found natively with indexOf; only words with a quote (or
+    // lines with a tab) take the character loop.
+    if (line.indexOf('\t') >= 0) return this.readFrom(0);
+    const n = line.length;
+    let quote = line.indexOf('"');
+    let i = 0;
     while (i < n) {
-      c = line.charCodeAt(i);
-      if (c === 32 || c === 9) break;
-      if (c !== 34) {
-        const from = i;
-        while (i < n && (c = line.charCodeAt(i)) !== 32 && c !== 9 && c !== 34) i++;
-        text += line.slice(from, i);
+      if (line.charCodeAt(i) === 32) {
+        i++;
         continue;
       }
-      quoteCol = i + 1;
-      i++;
-      let closed = false;
-      let chunkStart = i;
+      let end = line.indexOf(' ', i);
+      if (end < 0) end = n;
+      if (quote >= 0 && quote < end) return this.readFrom(i);
+      this.push(this.interner?.find(line, i, end) ?? line.slice(i, end), i + 1, 0);
+      i = end;
+      if (quote >= 0 && quote < i) quote = line.indexOf('"', i);
+    }
+    return true;
+  }
+
+  /** The character loop, from `i` to the end of the line (quotes, escapes, tabs). */
+  private readFrom(i: number): boolean {
+    const line = this.line;
+    const n = line.length;
+    while (i < n) {
+      let c = line.charCodeAt(i);
+      if (c === 32 || c === 9) {
+        i++;
+        continue;
+      }
+      const start = i;
+      // A word without quotes is a slice of the line (no per-character concatenation, which
+      // would build deep cons-strings and dominate memory on 100k-rule dumps).
+      while (i < n && (c = line.charCodeAt(i)) !== 32 && c !== 9 && c !== 34) i++;
+      if (i >= n || c !== 34) {
+        this.push(line.slice(start, i), start + 1, 0);
+        continue;
+      }
+      let text = line.slice(start, i);
       while (i < n) {
         c = line.charCodeAt(i);
-        if (c === 92 && i + 1 < n) {
-          text += line.slice(chunkStart, i) + line[i + 1];
-          i += 2;
-          chunkStart = i;
+        if (c === 32 || c === 9) break;
+        if (c !== 34) {
+          const from = i;
+          while (i < n && (c = line.charCodeAt(i)) !== 32 && c !== 9 && c !== 34) i++;
+          text += line.slice(from, i);
           continue;
         }
-        if (c === 34) {
-          text += line.slice(chunkStart, i);
-          i++;
-          closed = true;
-          break;
-        }
+        const quoteCol = i + 1;
         i++;
+        // The quoted part up to the closing quote, escapes aside.
+        let chunkStart = i;
+        let closed = false;
+        while (i < n) {
+          c = line.charCodeAt(i);
+          if (c === 92 && i + 1 < n) {
+            text += line.slice(chunkStart, i) + line[i + 1];
+            i += 2;
+            chunkStart = i;
+            continue;
+          }
+          if (c === 34) {
+            text += line.slice(chunkStart, i);
+            i++;
+            closed = true;
+            break;
+          }
+          i++;
+        }
+        if (!closed) {
+          this.error = { column: quoteCol, message: 'unterminated quote' };
+          return false;
+        }
       }
-      if (!closed) return { ok: false, column: quoteCol, message: 'unterminated quote' };
+      this.push(text, start + 1, 1);
     }
-    words.push(text);
-    cols.push(start + 1);
-    quoted.push(1);
+    return true;
   }
-  return { ok: true, words, cols, quoted, line };
+
+  /** Whether word `i` is an option: starts with `-`, is not quoted, is not a negative number. */
+  isOption(i: number): boolean {
+    if (i >= this.count || this.quoted[i] === 1) return false;
+    const w = this.words[i] as string;
+    if (w.length < 2 || w.charCodeAt(0) !== 45) return false;
+    const c = w.charCodeAt(1);
+    return c < 48 || c > 57;
+  }
+
+  /** Whether word `i` is an unquoted `!`. */
+  isBang(i: number): boolean {
+    return i < this.count && this.words[i] === '!' && this.quoted[i] !== 1;
+  }
+
+  /** Word `i` is quoted exactly when iptables-save would quote it (and then without escapes). */
+  canonicalQuoting(i: number): boolean {
+    const w = this.words[i] as string;
+    if (this.quoted[i] !== 1 && this.plain) return true;
+    const needs = w === '' || /[\s"'\\]/.test(w);
+    if (this.quoted[i] !== 1) return !needs;
+    const col = (this.cols[i] as number) - 1;
+    return (
+      needs &&
+      !/["\\]/.test(w) &&
+      this.line.charCodeAt(col) === 34 &&
+      this.line.charCodeAt(col + w.length + 1) === 34
+    );
+  }
+
+  /** Every word one space after the previous, nothing before the first or after the last. */
+  evenlySpaced(): boolean {
+    const n = this.count;
+    if (n === 0 || this.cols[0] !== 1) return n === 0;
+    let end = 0;
+    for (let i = 0; i < n; i++) {
+      const col = this.cols[i] as number;
+      if (i > 0 && col !== end + 2) return false;
+      end = col - 1 + (this.words[i] as string).length + (this.quoted[i] === 1 ? 2 : 0);
+    }
+    return end === this.line.length;
+  }
 }
+
+/** Characters other than space, tab and `"` that make iptables-save quote a word. */
+const SPECIAL = /[^\S \t]|['\\]/;
 
 /** Quotes a word for iptables-save output when it contains blanks or quote characters. */
 export function quoteWord(w: string): string {

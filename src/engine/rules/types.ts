@@ -1,4 +1,7 @@
 /** The parsed form of an iptables-save / iptables-restore file. */
+import type { Matcher, Unsupported } from './extension.ts';
+import type { HeaderStore } from './header.ts';
+import type { TargetOp } from './target-op.ts';
 
 export type TableName = 'raw' | 'mangle' | 'nat' | 'filter' | 'security';
 export type Hook = 'PREROUTING' | 'INPUT' | 'FORWARD' | 'OUTPUT' | 'POSTROUTING';
@@ -20,58 +23,36 @@ export interface SourcePos {
   readonly column: number;
 }
 
-/** One `[!] --option arg...` belonging to a match module or a target. */
-export interface OptionSpec {
-  readonly name: string;
-  readonly negated: boolean;
-  readonly args: readonly string[];
-  readonly column: number;
-}
-
-/** A generic address/interface/protocol option of the rule itself (`-s`, `-d`, `-p`, `-i`, `-o`, `-f`). */
-export interface CoreItem {
-  readonly kind: 'core';
-  readonly opt: '-p' | '-s' | '-d' | '-i' | '-o' | '-f';
-  readonly negated: boolean;
-  readonly value: string;
-  readonly column: number;
-}
-
-/** `-m name` and its options. `implicit` is true for `-p tcp --dport 80` written without `-m tcp`. */
-export interface ModuleItem {
-  readonly kind: 'module';
-  readonly name: string;
-  readonly implicit: boolean;
-  readonly options: OptionSpec[];
-  readonly column: number;
-}
-
-export type RuleItem = CoreItem | ModuleItem;
-
-export interface TargetSpec {
-  /** `-j` (jump or extension target) or `-g` (goto a user chain). */
-  readonly via: '-j' | '-g';
-  readonly name: string;
-  readonly options: OptionSpec[];
-  readonly column: number;
-}
-
+/**
+ * A rule, compiled when it is read: its IP header match (in its table's HeaderStore), its
+ * extension matches and the operation of its target. The text is the rule as iptables-save
+ * prints it; traces and the rules panel show it.
+ */
 export interface Rule {
   readonly table: TableName;
   readonly chain: string;
   /** 1-based position within the chain (iptables -L --line-numbers). Updated on insertion. */
   index: number;
   readonly line: number;
-  readonly items: readonly RuleItem[];
-  readonly target: TargetSpec | null;
   /** `[pkts:bytes]` prefix when the dump carries counters (`iptables-save -c`). */
   readonly counters: string | null;
   /** Canonical text: `-A CHAIN ...` as iptables-save prints it. */
   readonly text: string;
-  /** The `-j`/`-g` target name (a chain or an extension), kept without parsing the rule again. */
+  /** The `-j`/`-g` target name (a chain or an extension), or null without a target. */
   readonly targetName: string | null;
   /** Column of the target in the source line, for diagnostics. */
   readonly targetColumn: number;
+  /** `-g` (goto) or `-j`; null without a target. */
+  readonly via: '-j' | '-g' | null;
+  /** Offset of the rule's header match in its table's HeaderStore. */
+  readonly header: number;
+  /** Extension matches in rule order; `unsupported` marks one the lab cannot evaluate. */
+  readonly matches: readonly (Matcher | Unsupported)[];
+  readonly target: TargetOp;
+  /** Probability of a `statistic --mode random` match, for display. */
+  readonly probability: number | null;
+  /** A match reads or writes state (statistic, recent, limit...): a second walk may differ. */
+  readonly stateful: boolean;
 }
 
 export interface Chain {
@@ -90,6 +71,8 @@ export interface Chain {
 export interface Table {
   readonly name: TableName;
   readonly line: number;
+  /** The IP header matches of the table's rules (see header.ts). */
+  readonly headers: HeaderStore;
   readonly chains: Map<string, Chain>;
   /** Chain declaration order, for serialization. */
   readonly chainOrder: string[];

@@ -1,51 +1,10 @@
-/** The checks iptables-restore and the kernel make: targets, values, loops, hook validity. */
-import { lookupTarget } from './extensions.ts';
-import { compileRule, type CompiledRule } from './compile.ts';
-import { TextRule } from './rule.ts';
-import type { ParsedRuleBody } from './parse-rule.ts';
-import {
-  BUILTIN_CHAINS,
-  type Chain,
-  type Diagnostic,
-  type Hook,
-  type Rule,
-  type Table,
-} from './types.ts';
-
-const userChainCache = new WeakMap<Table, ReadonlySet<string>>();
-
-/** Names of the user-defined chains of a table (jump targets). */
-export function userChainsOf(table: Table): ReadonlySet<string> {
-  let s = userChainCache.get(table);
-  if (!s) {
-    s = new Set([...table.chains.values()].filter((c) => !c.builtin).map((c) => c.name));
-    userChainCache.set(table, s);
-  }
-  return s;
-}
-
-/** Compiles a rule of a validated table (it cannot fail then). */
-export function compileValidated(rule: Rule, table: Table, family: 4 | 6): CompiledRule {
-  const res = compileRule(rule, family, userChainsOf(table));
-  if ('diagnostic' in res) throw new Error(`line ${rule.line}: ${res.diagnostic.message}`);
-  return res.compiled;
-}
-
-/** Where kernel targets may appear (xt_target .table and .hooks in net/netfilter and net/ipv4/netfilter). */
-const TARGET_PLACES: Readonly<
-  Record<string, { tables?: readonly string[]; hooks?: readonly Hook[] }>
-> = {
-  DNAT: { tables: ['nat'], hooks: ['PREROUTING', 'OUTPUT'] },
-  REDIRECT: { tables: ['nat'], hooks: ['PREROUTING', 'OUTPUT'] },
-  SNAT: { tables: ['nat'], hooks: ['POSTROUTING', 'INPUT'] },
-  MASQUERADE: { tables: ['nat'], hooks: ['POSTROUTING'] },
-  REJECT: { hooks: ['INPUT', 'FORWARD', 'OUTPUT'] },
-  NOTRACK: { tables: ['raw'] },
-  CT: { tables: ['raw'] },
-  TRACE: { tables: ['raw'] },
-};
-
-const TARGET_PLACE_MAP = new Map(Object.entries(TARGET_PLACES));
+/**
+ * Whole-table checks once every rule is in, as the kernel makes them when the table is loaded:
+ * jump loops, targets reachable from hooks they are not allowed in, the nf_tables depth limit.
+ * (Each rule was checked when it was read: compile.ts.)
+ */
+import { lookupTarget } from './registry.ts';
+import { BUILTIN_CHAINS, type Chain, type Diagnostic, type Rule, type Table } from './types.ts';
 
 function err(rule: Rule, column: number, message: string, hint?: string): Diagnostic {
   return hint === undefined
@@ -53,69 +12,9 @@ function err(rule: Rule, column: number, message: string, hint?: string): Diagno
     : { severity: 'error', line: rule.line, column, message, hint };
 }
 
-/**
- * Checks one rule when it is added, against the chains declared so far (iptables-restore resolves
- * a jump when it reads the rule, so the chain must be declared above it).
- */
-export function validateRule(
-  rule: Rule,
-  body: ParsedRuleBody,
-  table: Table,
-  family: 4 | 6,
-  userChains: ReadonlySet<string>,
-): Diagnostic | null {
-  const t = body.target;
-  if (t && !userChains.has(t.name)) {
-    if ((BUILTIN_CHAINS[table.name] as readonly string[]).includes(t.name)) {
-      return err(
-        rule,
-        t.column,
-        `cannot jump to built-in chain ${t.name}`,
-        'Jump to a user-defined chain instead.',
-      );
-    }
-    if (!lookupTarget(t.name)) {
-      const looksLikeChain = /^[A-Z0-9-]+$/.test(t.name) && t.name.includes('-');
-      return err(
-        rule,
-        t.column,
-        `no chain or target named '${t.name}' in table ${table.name}`,
-        looksLikeChain
-          ? `Declare the chain with a line ':${t.name} - [0:0]' in *${table.name}, above this rule.`
-          : 'Check the spelling of the target.',
-      );
-    }
-    const place = TARGET_PLACES[t.name];
-    if (place?.tables && !place.tables.includes(table.name)) {
-      return err(
-        rule,
-        t.column,
-        `${t.name} is only valid in the ${place.tables.join('/')} table, not ${table.name}`,
-      );
-    }
-  }
-  const probe = {
-    items: body.items,
-    target: body.target,
-    table: rule.table,
-    chain: rule.chain,
-    index: rule.index,
-    line: rule.line,
-    text: rule.text,
-    counters: rule.counters,
-    targetName: rule.targetName,
-    targetColumn: rule.targetColumn,
-  };
-  const res = compileRule(probe, family, userChains);
-  return 'diagnostic' in res ? res.diagnostic : null;
-}
-
 /** Whole-table checks once every rule is in: jump loops and hook restrictions. */
 export function validateTable(table: Table): Diagnostic[] {
-  const chains = [...table.chains.values()];
-  const userChains = new Set(chains.filter((c) => !c.builtin).map((c) => c.name));
-  userChainCache.set(table, userChains);
-  return checkGraph(table, jumpGraph(table, chains));
+  return checkGraph(table, jumpGraph([...table.chains.values()]));
 }
 
 /** The jump graph as integer arrays (CSR): 100k-rule tables make Maps of chains the hot spot. */
@@ -128,7 +27,7 @@ interface Graph {
   readonly rules: readonly Rule[];
 }
 
-function jumpGraph(table: Table, chains: readonly Chain[]): Graph {
+function jumpGraph(chains: readonly Chain[]): Graph {
   const ids = new Map<Chain, number>();
   chains.forEach((c, i) => ids.set(c, i));
   const start = new Int32Array(chains.length + 1);
@@ -137,10 +36,10 @@ function jumpGraph(table: Table, chains: readonly Chain[]): Graph {
   chains.forEach((chain, i) => {
     start[i] = to.length;
     for (const r of chain.rules) {
-      if (r.targetName === null) continue;
-      // Rules read from text resolved their jump target already; others are looked up.
-      const target = r instanceof TextRule && r.jumpTo ? r.jumpTo : table.chains.get(r.targetName);
-      const id = target && !target.builtin ? ids.get(target) : undefined;
+      const op = r.target;
+      if (op.kind !== 'jump' && op.kind !== 'goto') continue;
+      // A chain deleted with -X after the jump was read is no longer in the table.
+      const id = ids.get(op.chain);
       if (id === undefined) continue;
       to.push(id);
       rules.push(r);
@@ -202,7 +101,7 @@ function checkDepth(table: Table, g: Graph): Diagnostic[] {
       severity: 'warning',
       line: first.line,
       column: first.targetColumn,
-      message: `this ${first.target?.via === '-g' ? 'goto' : 'jump'} reaches a chain ${reached} levels below a built-in chain${extra ? ` (and ${extra} more rule${extra > 1 ? 's' : ''} like it)` : ''}: iptables-nft refuses the ruleset with "RULE_APPEND failed (Too many links)", because nf_tables allows ${NFT_MAX_DEPTH} levels; iptables-legacy loads it`,
+      message: `this ${first.via === '-g' ? 'goto' : 'jump'} reaches a chain ${reached} levels below a built-in chain${extra ? ` (and ${extra} more rule${extra > 1 ? 's' : ''} like it)` : ''}: iptables-nft refuses the ruleset with "RULE_APPEND failed (Too many links)", because nf_tables allows ${NFT_MAX_DEPTH} levels; iptables-legacy loads it`,
       hint: 'Flatten the chains (fewer nested jumps); the lab still runs the rules as written.',
     });
   return out;
@@ -273,16 +172,19 @@ function checkHooks(table: Table, g: Graph): Diagnostic[] {
     const m = mask[i] as number;
     if (!m) return;
     for (const rule of chain.rules) {
-      const place = rule.targetName === null ? undefined : TARGET_PLACE_MAP.get(rule.targetName);
-      if (!place?.hooks) continue;
-      const bad = hooksOfTable.filter((h, bit) => m & (1 << bit) && !place.hooks?.includes(h));
+      const op = rule.target.kind;
+      // Only extension targets have hook restrictions; jumps and plain verdicts have none.
+      if (op === 'jump' || op === 'goto' || op === 'none' || rule.targetName === null) continue;
+      const hooks = lookupTarget(rule.targetName)?.place?.hooks;
+      if (!hooks) continue;
+      const bad = hooksOfTable.filter((h, bit) => m & (1 << bit) && !hooks.includes(h));
       if (bad.length) {
         out.push(
           err(
             rule,
             rule.targetColumn,
-            `${rule.targetName} is only valid in ${place.hooks.join('/')}, but chain ${chain.name} is reached from ${bad.join('/')}`,
-            `Move the rule to a chain used only from ${place.hooks.join(' or ')}.`,
+            `${rule.targetName} is only valid in ${hooks.join('/')}, but chain ${chain.name} is reached from ${bad.join('/')}`,
+            `Move the rule to a chain used only from ${hooks.join(' or ')}.`,
           ),
         );
       }
