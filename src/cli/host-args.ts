@@ -11,7 +11,7 @@ import {
   type ProbeSpec,
   type RouteSpec,
 } from '../engine/index.ts';
-import { parseCidr, parseIfAddr } from '../engine/ip.ts';
+import { parseCidr, parseIfAddr } from '../engine/index.ts';
 
 /** Bad input on the command line: exit code 2 and this message, no stack trace. */
 export class UsageError extends Error {}

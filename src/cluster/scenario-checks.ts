@@ -3,7 +3,7 @@
  * (no 999.1.1.1, no /33), a service CIDR the API server accepts, host names and addresses used
  * once, references that point at something. Each problem is placed at its field.
  */
-import { canonicalIp, parseCidr, parseIPv4 } from '../engine/ip.ts';
+import { canonicalIp, parseCidr, parseIPv4 } from '../engine/index.ts';
 import { visible } from '../kube/manifests/names.ts';
 import type { ClusterSpec, NodeSpec, ScenarioDef } from './scenario.ts';
 

@@ -4,7 +4,7 @@
  * `localhost-nodeport/web@cp-1`, `healthcheck/web@worker-1`, `externalip/web:80`, `pod/web:8080`,
  * `node/cp-1:22`, or a plain `ADDRESS:PORT`), resolved against the built cluster.
  */
-import { canonicalIp } from '../engine/ip.ts';
+import { canonicalIp } from '../engine/index.ts';
 import type { ServiceModel, ServicePortModel } from '../kube/model.ts';
 import type { BuiltCluster } from './topology.ts';
 import type { DestinationChoice, PathChoices, SenderChoice } from './types.ts';

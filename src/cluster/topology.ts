@@ -5,7 +5,7 @@
  * VIPs on their holder.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { formatIPv4, parseCidr, parseIPv4 } from '../engine/ip.ts';
+import { formatIPv4, parseCidr, parseIPv4 } from '../engine/index.ts';
 import {
   parseRuleset,
   type HostSpec,

@@ -36,4 +36,12 @@ export type { Packet, L4Proto, TcpFlags } from './packet.ts';
 export { packetText, SYN } from './packet.ts';
 export type { Tuple, CtState } from './conntrack.ts';
 export { tupleText } from './conntrack.ts';
-export { parseCidr, canonicalIp, cidrContains, ipFamily } from './ip.ts';
+export {
+  parseCidr,
+  canonicalIp,
+  cidrContains,
+  ipFamily,
+  parseIPv4,
+  formatIPv4,
+  parseIfAddr,
+} from './ip.ts';

@@ -3,7 +3,7 @@
  * server's defaults and allocations, pods placed on nodes, EndpointSlices as the controller would
  * write them (explicit EndpointSlices in the manifests win). Every problem carries a position.
  */
-import { canonicalIp } from '../../engine/ip.ts';
+import { canonicalIp } from '../../engine/index.ts';
 import type { EndpointModel, EndpointSliceModel, Protocol, ServiceModel } from '../model.ts';
 import { endpointSlicesFor } from './endpointslices.ts';
 import { isWorkloadKind, readWorkload, schedule, type Workload } from './pods.ts';

@@ -5,7 +5,7 @@
  * deterministic so scenarios stay reproducible.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { formatIPv4, parseCidr, parseIPv4 } from '../../engine/ip.ts';
+import { formatIPv4, parseCidr, parseIPv4 } from '../../engine/index.ts';
 import type { Protocol } from '../model.ts';
 import type { Path, Reader } from './reader.ts';
 import type { ClusterSettings, ContainerPort, NodeInfo, PodModel, Taint } from './types.ts';

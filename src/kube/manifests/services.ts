@@ -4,7 +4,7 @@
  * healthCheckNodePorts allocated when absent. Allocation is deterministic (lowest free value in
  * manifest order) where the real allocators pick at random, so scenarios are reproducible.
  */
-import { canonicalIp, cidrContains, formatIPv4, parseCidr } from '../../engine/ip.ts';
+import { canonicalIp, cidrContains, formatIPv4, parseCidr } from '../../engine/index.ts';
 import type { LoadBalancerIngress, Protocol, ServiceModel, ServicePortModel } from '../model.ts';
 import { nameProblem } from './names.ts';
 import type { Reader } from './reader.ts';
