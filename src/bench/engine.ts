@@ -29,14 +29,14 @@ export function figure(xs: readonly number[]): Figure {
   };
 }
 
-const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
-const fmt = (f: Figure) => `${ms(f.median)} ms (${ms(f.min)}-${ms(f.max)})`;
+export const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
+export const fmt = (f: Figure) => `${ms(f.median)} ms (${ms(f.min)}-${ms(f.max)})`;
 
 function gc(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
-function timeProcess(cmd: string, args: readonly string[]): number {
+export function timeProcess(cmd: string, args: readonly string[]): number {
   const t0 = performance.now();
   const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 300000 });
   const t = performance.now() - t0;

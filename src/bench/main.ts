@@ -6,6 +6,7 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchCli } from './cli.ts';
 import { benchEngine } from './engine.ts';
 import { benchExtras } from './extras.ts';
 
@@ -18,5 +19,6 @@ const parseEntry = join(
 );
 
 benchEngine(parseEntry);
+benchCli();
 // `npm run bench:engine` stops here.
 if (!process.env.BENCH_ONLY_ENGINE) await benchExtras();
