@@ -102,7 +102,6 @@ export function bigCluster(
     pods,
     diagnostics: [],
     hintNotes: new Map(),
-    serviceSpans: new Map(),
   };
   return { spec, model };
 }

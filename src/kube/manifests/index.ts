@@ -11,7 +11,7 @@ import { nameProblem } from './names.ts';
 import { Reader, type ManifestDiagnostic } from './reader.ts';
 import { allocate, readService, type ServiceDraft } from './services.ts';
 import type { ClusterSettings, PodModel } from './types.ts';
-import { isRecord, parseStream, type Span } from './yaml-source.ts';
+import { isRecord, parseStream } from './yaml-source.ts';
 
 export type { ManifestDiagnostic } from './reader.ts';
 export type { ClusterSettings, NodeInfo, PodModel, Taint } from './types.ts';
@@ -23,8 +23,6 @@ export interface ManifestModel {
   readonly diagnostics: ManifestDiagnostic[];
   /** Why topology hints were not set, per `namespace/name`. */
   readonly hintNotes: Map<string, string>;
-  /** Where each Service was written, per `namespace/name`. */
-  readonly serviceSpans: Map<string, Span>;
 }
 
 const IGNORED_KINDS = new Set([
@@ -46,7 +44,6 @@ export function readManifests(text: string, cluster: ClusterSettings): ManifestM
   const drafts: ServiceDraft[] = [];
   const workloads: Workload[] = [];
   const explicitSlices: EndpointSliceModel[] = [];
-  const serviceSpans = new Map<string, Span>();
   const seen = new Map<string, number>();
   for (const doc of stream.docs) {
     const r = new Reader(doc, `document ${doc.index + 1}`, diagnostics);
@@ -84,7 +81,6 @@ export function readManifests(text: string, cluster: ClusterSettings): ManifestM
     seen.set(id, doc.index);
     if (kind === 'Service') {
       drafts.push(readService(r, namespace, name, cluster));
-      serviceSpans.set(`${namespace}/${name}`, doc.span([]));
     } else if (isWorkloadKind(kind)) {
       const bad = nameProblem(name, 'dns1123-subdomain', `a ${kind} name`);
       if (bad) r.report(['metadata', 'name'], bad);
@@ -116,7 +112,6 @@ export function readManifests(text: string, cluster: ClusterSettings): ManifestM
     pods,
     diagnostics,
     hintNotes: generated.hintNotes,
-    serviceSpans,
   };
 }
 

@@ -14,6 +14,7 @@ import {
   type Document,
   type Node,
 } from 'yaml';
+import { readPlainYaml } from './plain-yaml.ts';
 
 export interface Span {
   readonly line: number;
@@ -28,6 +29,7 @@ export interface SourceDoc {
   /** 0-based index of the document in the stream. */
   readonly index: number;
   readonly value: unknown;
+  /** The document with its positions; composed by `yaml` only when it is first read. */
   readonly doc: Document.Parsed;
   /** Position of a field path (keys and indices) or of the nearest existing parent. */
   span(path: readonly (string | number)[], key?: boolean): Span;
@@ -135,12 +137,18 @@ function firstAlias(lc: LineCounter, doc: Document.Parsed): Span {
   return at;
 }
 
+/** A document as `yaml` composed it, with the line counter of its piece. */
+interface Composed {
+  readonly doc: Document.Parsed;
+  readonly lc: LineCounter;
+}
+
 /** One piece of a stream, parsed on its own; positions are relative to the piece's first line. */
 interface ParsedPiece {
   readonly docs: readonly {
     readonly value: unknown;
-    readonly doc: Document.Parsed;
-    readonly lc: LineCounter;
+    /** The document with its positions; composed only when a position is asked for. */
+    readonly composed: () => Composed;
   }[];
   /** Documents the piece holds (errors and empty ones included), for stream-wide indices. */
   readonly count: number;
@@ -162,6 +170,23 @@ function deepFreeze(v: unknown): void {
 }
 
 function parsePiece(text: string): ParsedPiece {
+  const plain = readPlainYaml(text);
+  if (plain !== undefined) {
+    // Positions are only needed for a problem: `yaml` composes the piece then, once. The plain
+    // document is plain block YAML, which composing reads within the limits.
+    let composed: Composed | null = null;
+    const compose = () => {
+      if (!composed) {
+        const lc = new LineCounter();
+        const all = composeBounded(text, lc);
+        composed = { doc: (Array.isArray(all) ? all[0] : undefined) as Document.Parsed, lc };
+      }
+      return composed;
+    };
+    // Cached values are shared by later runs: nobody may change them.
+    deepFreeze(plain);
+    return { docs: [{ value: plain, composed: compose }], count: 1, problems: [] };
+  }
   const lc = new LineCounter();
   let all: Document.Parsed[];
   try {
@@ -189,7 +214,7 @@ function parsePiece(text: string): ParsedPiece {
   }
   if (!Array.isArray(all)) all = [all as unknown as Document.Parsed];
   const problems: YamlProblem[] = [];
-  const docs: { value: unknown; doc: Document.Parsed; lc: LineCounter }[] = [];
+  const docs: { value: unknown; composed: () => Composed }[] = [];
   for (const doc of all) {
     for (const err of doc.errors)
       problems.push({
@@ -197,7 +222,7 @@ function parsePiece(text: string): ParsedPiece {
         message: cleanMessage(err.message),
       });
     if (doc.errors.length) {
-      docs.push({ value: undefined, doc, lc });
+      docs.push({ value: undefined, composed: () => ({ doc, lc }) });
       continue;
     }
     let value: unknown;
@@ -216,7 +241,7 @@ function parsePiece(text: string): ParsedPiece {
     }
     // Cached values are shared by later runs: nobody may change them.
     deepFreeze(value);
-    docs.push({ value, doc, lc });
+    docs.push({ value, composed: () => ({ doc, lc }) });
   }
   return { docs, count: all.length, problems };
 }
@@ -290,7 +315,7 @@ export function parseStream(text: string): ParsedStream {
       problems.push({ span: shift(p.span, offset), message: p.message });
     parsed.docs.forEach((d, i) => {
       if (d.value === null || d.value === undefined) return;
-      docs.push(sourceDoc(index + i, d.value, d.doc, d.lc, offset));
+      docs.push(sourceDoc(index + i, d.value, d.composed, offset));
     });
     index += parsed.count;
   }
@@ -301,17 +326,19 @@ export function parseStream(text: string): ParsedStream {
 function sourceDoc(
   index: number,
   value: unknown,
-  doc: Document.Parsed,
-  lc: LineCounter,
+  composed: () => Composed,
   offset: number,
 ): SourceDoc {
   const at = (range: readonly [number, number, number?] | null | undefined) =>
-    shift(spanOf(lc, range), offset);
+    shift(spanOf(composed().lc, range), offset);
   return {
     index,
     value,
-    doc,
+    get doc() {
+      return composed().doc;
+    },
     span(path, key = false) {
+      const { doc } = composed();
       let p = [...path];
       while (p.length) {
         const node = doc.getIn(p, true) as Node | undefined;

@@ -1,0 +1,262 @@
+/**
+ * The fast reader either gives exactly what `yaml` gives (values, types, key order) or declines:
+ * checked on every scenario's manifests, on tricky scalars, and on generated and mutated text.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { parseAllDocuments, parse as parseYaml } from 'yaml';
+import { readPlainYaml } from './plain-yaml.ts';
+import { splitStream } from './yaml-source.ts';
+import { bigManifests } from '../../bench/big-manifests.ts';
+
+/** What `yaml` makes of one piece: its value, or `undefined` when it has problems or no document. */
+function byYaml(text: string): { ok: boolean; value: unknown } {
+  const docs = parseAllDocuments(text, { prettyErrors: false, uniqueKeys: true });
+  const list = Array.isArray(docs) ? docs : [docs];
+  if (list.length !== 1 || list.some((d) => d.errors.length)) return { ok: false, value: null };
+  return { ok: true, value: list[0]?.toJS() as unknown };
+}
+
+/** The fast reader agrees with `yaml` whenever it answers. */
+function agrees(text: string): boolean {
+  const fast = readPlainYaml(text);
+  if (fast === undefined) return false;
+  const y = byYaml(text);
+  expect(y.ok, `yaml has problems with what the fast reader took:\n${text}`).toBe(true);
+  expect(fast).toEqual(y.value);
+  expect(JSON.stringify(fast)).toBe(JSON.stringify(y.value));
+  return true;
+}
+
+const SCALARS = [
+  'web',
+  'true',
+  'True',
+  'FALSE',
+  'yes',
+  'no',
+  'on',
+  '0x1F',
+  '0o17',
+  '012',
+  '1e3',
+  '-1.50',
+  '.5',
+  '1.',
+  '.inf',
+  '-.Inf',
+  '.NaN',
+  '~',
+  'null',
+  'Null',
+  '',
+  '+1',
+  '-0',
+  '1_000',
+  'nginx:1.25',
+  '10.0.0.1/24',
+  'a#b',
+  'a #b',
+  "it's",
+  'say "hi"',
+  'a: b',
+  '- x',
+  '? x',
+  ':x',
+  'x,y',
+  '[a]',
+  '{a}',
+  '@x',
+  '&a',
+  '*a',
+  '!t',
+  '|',
+  'back\\slash',
+  'ünïcødé',
+  '80',
+  'TCP',
+];
+
+const KEYS = ['name', 'app', 'a.b/c-d', 'k8s.io/x', '80', 'true', 'null', '1e3', 'x_y', 'dup'];
+
+type Tree = string | Tree[] | [string, Tree][] | { map: [string, Tree][] };
+
+const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constantFrom(...SCALARS),
+    fc.array(tie('node'), { maxLength: 4 }),
+    fc
+      .array(fc.tuple(fc.constantFrom(...KEYS), tie('node')), { maxLength: 4 })
+      .map((map) => ({ map })),
+  ),
+})).node;
+
+interface Style {
+  readonly indent: number;
+  readonly flow: boolean;
+  readonly compact: boolean;
+  readonly quote: 0 | 1 | 2;
+  readonly comments: boolean;
+}
+
+function scalar(s: string, st: Style): string {
+  if (st.quote === 1) return `'${s.replaceAll("'", "''")}'`;
+  if (st.quote === 2) return `"${s}"`;
+  return s;
+}
+
+function flow(t: Tree, st: Style): string {
+  if (typeof t === 'string') return scalar(t, st);
+  if (Array.isArray(t)) return `[${t.map((x) => flow(x as Tree, st)).join(', ')}]`;
+  return `{ ${t.map.map(([k, v]) => `${k}: ${flow(v, st)}`).join(', ')} }`;
+}
+
+/** Renders a tree as block YAML at an indentation, in a given style (possibly invalid YAML). */
+function block(t: Tree, st: Style, pad: string): string[] {
+  const comment = st.comments ? ' # note' : '';
+  if (typeof t === 'string') return [`${pad}${scalar(t, st)}${comment}`];
+  const inner = pad + ' '.repeat(st.indent);
+  if (Array.isArray(t)) {
+    if (!t.length || st.flow) return [`${pad}${flow(t, st)}`];
+    return t.flatMap((x) => {
+      const lines = block(x as Tree, st, inner);
+      const first = (lines[0] ?? '').slice(inner.length);
+      return [`${pad}- ${first}`, ...lines.slice(1).map((l) => `${pad}  ${l.slice(inner.length)}`)];
+    });
+  }
+  if (!t.map.length || st.flow) return [`${pad}${flow(t, st)}`];
+  return t.map.flatMap(([k, v]) => {
+    if (typeof v === 'string' || st.flow) return [`${pad}${k}: ${flow(v, st)}${comment}`];
+    const isList = Array.isArray(v);
+    const sub = block(v, st, isList && st.compact ? pad : inner);
+    return [`${pad}${k}:${st.comments ? ' # c' : ''}`, ...sub];
+  });
+}
+
+const style: fc.Arbitrary<Style> = fc.record({
+  indent: fc.integer({ min: 1, max: 4 }),
+  flow: fc.boolean(),
+  compact: fc.boolean(),
+  quote: fc.constantFrom(0 as const, 1 as const, 2 as const),
+  comments: fc.boolean(),
+});
+
+const RUNS = Number(process.env.HOOKPATH_PROPERTY_RUNS ?? 3000);
+
+const MUTATIONS = [
+  ' ',
+  '\t',
+  ':',
+  '-',
+  '#',
+  '\n',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  '"',
+  "'",
+  '&',
+  '|',
+  'a',
+];
+
+describe('the fast YAML reader', () => {
+  it('reads every scenario and exercise manifest piece as yaml does', () => {
+    let read = 0;
+    let total = 0;
+    for (const dir of ['scenarios', 'exercises']) {
+      for (const f of readdirSync(dir).filter((n) => n.endsWith('.yaml'))) {
+        const file = parseYaml(readFileSync(`${dir}/${f}`, 'utf8')) as Record<string, unknown>;
+        const texts = [file.manifests, file.answer, file.fixedManifests];
+        for (const v of (file.variants as { manifests?: unknown }[] | undefined) ?? [])
+          texts.push(v.manifests);
+        for (const t of texts.filter((x): x is string => typeof x === 'string'))
+          for (const piece of splitStream(t) ?? []) {
+            total++;
+            if (agrees(piece.text)) read++;
+          }
+      }
+    }
+    // Nearly every document of the lab's own files takes the fast path.
+    expect(total).toBeGreaterThan(50);
+    expect(read / total).toBeGreaterThan(0.9);
+  });
+
+  it('reads the benchmark manifests', () => {
+    const pieces = splitStream(bigManifests(20, 2)) ?? [];
+    expect(pieces.every((p) => agrees(p.text))).toBe(true);
+  });
+
+  it('declines what it does not model, leaving it to yaml', () => {
+    for (const text of [
+      'a: &x 1\nb: *x\n',
+      'a: !!str 1\n',
+      'a: |\n  text\n',
+      'a: >\n  text\n',
+      'a: b\n  c\n',
+      'a: "x\\ty"\n',
+      'a:\tb\n',
+      'a: 1\r\nb: 2\r\n',
+      'dup: 1\ndup: 2\n',
+      'a: [1,\n  2]\n',
+      'a: [1, ]\n',
+      '? a\n: b\n',
+      '%YAML 1.2\n---\na: 1\n',
+      'a: 1\n...\n',
+      '# only a comment\n',
+      '',
+      '__proto__: 1\n',
+      'a:\n    b: 1\n  c: 2\n',
+      '---x: 1\n',
+    ])
+      expect(readPlainYaml(text), text).toBeUndefined();
+  });
+
+  it('gives yaml values for tricky scalars', () => {
+    for (const s of SCALARS)
+      for (const q of ["'", '"', ''])
+        agrees(`k: ${q}${q === "'" ? s.replaceAll("'", "''") : s}${q}\nl: [${q}${s}${q}]\n`);
+  });
+
+  it('agrees with yaml on generated documents (property)', () => {
+    let taken = 0;
+    fc.assert(
+      fc.property(tree, style, (t, st) => {
+        if (agrees(`${block(t, st, '').join('\n')}\n`)) taken++;
+      }),
+      { numRuns: RUNS },
+    );
+    // The property is not vacuous: most generated documents take the fast path.
+    expect(taken).toBeGreaterThan(RUNS / 3);
+  });
+
+  it('agrees with yaml on mutated documents (property)', () => {
+    let taken = 0;
+    fc.assert(
+      fc.property(
+        tree,
+        style,
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(...MUTATIONS), fc.boolean()), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        (t, st, edits) => {
+          let text = `${block(t, st, '').join('\n')}\n`;
+          for (const [at, ch, del] of edits) {
+            const i = at % (text.length + 1);
+            text = del
+              ? text.slice(0, i) + text.slice(i + 1)
+              : text.slice(0, i) + ch + text.slice(i);
+          }
+          if (agrees(text)) taken++;
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    expect(taken).toBeGreaterThan(RUNS / 10);
+  });
+});
