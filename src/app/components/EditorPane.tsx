@@ -4,12 +4,20 @@ import { useActions, useLab } from './context.tsx';
 import { PlainEditor } from '../editor/PlainEditor.tsx';
 import type { EditorProps } from '../editor/types.ts';
 import { usePrefs } from './prefs.tsx';
+import { downloadText } from './EditNotices.tsx';
 
 // Monaco is big: its own chunk, loaded after the diagram is up. Until then the textarea works.
 const MonacoEditor = lazy(() => import('../editor/MonacoEditor.tsx'));
 
-export function EditorPane({ mode }: { mode: 'monaco' | 'plain' }) {
+/**
+ * `ready` false: Monaco is not wanted yet (the diagram draws first); the textarea stands in. A text
+ * too long for the textarea may switch a plain pane to Monaco.
+ */
+export function EditorPane({ mode, ready = true }: { mode: 'monaco' | 'plain'; ready?: boolean }) {
   const { t } = useTranslation();
+  const [full, setFull] = useState(false);
+  const scenarioId = useLab((s) => s.doc.scenarioId);
+  const variant = useLab((s) => s.doc.variant);
   const { theme } = usePrefs();
   const manifests = useLab((s) => s.doc.manifests);
   const original = useLab((s) => s.original);
@@ -26,6 +34,10 @@ export function EditorPane({ mode }: { mode: 'monaco' | 'plain' }) {
   // The status never says "simulated" beside an error: it agrees with the list below.
   const hasErrors = all.some((d) => d.severity === 'error');
   const onChange = useCallback((v: string) => setManifests(v), [setManifests]);
+  const plain = {
+    onFullEditor: () => setFull(true),
+    onDownload: () => downloadText(manifests, `${scenarioId}${variant ? `-${variant}` : ''}.yaml`),
+  };
 
   const props: EditorProps = {
     value: manifests,
@@ -81,10 +93,12 @@ export function EditorPane({ mode }: { mode: 'monaco' | 'plain' }) {
         ) : null}
       </div>
       <div className="editor-body">
-        {mode === 'plain' ? (
-          <PlainEditor {...props} />
+        {!ready ? (
+          <PlainEditor {...props} standIn={mode === 'monaco'} {...plain} />
+        ) : mode === 'plain' && !full ? (
+          <PlainEditor {...props} {...plain} />
         ) : (
-          <Suspense fallback={<PlainEditor {...props} />}>
+          <Suspense fallback={<PlainEditor {...props} standIn />}>
             <MonacoEditor {...props} />
           </Suspense>
         )}

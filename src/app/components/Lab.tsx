@@ -71,7 +71,7 @@ export function Lab({ store, scenarios, editor, embed, edits }: LabProps) {
                   <ExercisePanel />
                 </ErrorBoundary>
                 <ErrorBoundary label="Editor">
-                  <EditorPane mode={editorReady ? editor : 'plain'} />
+                  <EditorPane mode={editor} ready={editorReady} />
                 </ErrorBoundary>
                 <FixedParts />
               </div>

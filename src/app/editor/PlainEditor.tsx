@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { EditorProps } from './types.ts';
 
 /** Must match `.plain-editor` in lab.css (13px/19px, 6px padding). */
@@ -13,6 +14,14 @@ const OVERSCAN = 20;
  * see it.
  */
 export const BIG_PASTE = 4_000;
+/**
+ * Text the textarea holds at most. Past that the browser's own layout of the textarea costs more
+ * than 100 ms per keystroke on a modest machine (0.5 MB: 100-600 ms, 2.3 MB: 0.3-1.7 s, measured
+ * in Chromium), so the plain editor says so and offers the full editor (virtualised) instead.
+ */
+export const PLAIN_MAX = 200_000;
+/** Lines of a too-long text shown read-only, so the user sees what the lab holds. */
+const PREVIEW_LINES = 40;
 
 function countLines(text: string): number {
   let n = 1;
@@ -20,12 +29,73 @@ function countLines(text: string): number {
   return n;
 }
 
+function sizeText(chars: number): string {
+  return chars >= 1024 * 1024
+    ? `${(chars / 1024 / 1024).toFixed(1)} MB`
+    : `${Math.round(chars / 1024)} KB`;
+}
+
+export interface PlainEditorProps extends EditorProps {
+  /** Shown while Monaco loads: a long text says it is loading instead of offering a switch. */
+  readonly standIn?: boolean;
+  /** Switches this pane to the full editor (a text too long for the textarea). */
+  readonly onFullEditor?: () => void;
+  /** Saves the text as a file. */
+  readonly onDownload?: () => void;
+}
+
 /**
  * A textarea: the `?editor=plain` mode (e2e tests, very old browsers) and Monaco's stand-in while
- * it loads. Its line numbers are drawn for the visible lines only, so a 100,000-line manifest does
- * not put 100,000 elements on the page.
+ * it loads. Its line numbers are drawn for the visible lines only. A text longer than PLAIN_MAX is
+ * not put in the textarea at all (see PLAIN_MAX): the pane says why and offers the full editor.
  */
-export function PlainEditor({ value, onChange, diagnostics, label, reveal }: EditorProps) {
+export function PlainEditor(props: PlainEditorProps) {
+  if (props.value.length > PLAIN_MAX) return <TooLong {...props} />;
+  return <TextareaEditor {...props} />;
+}
+
+/** What the pane shows for a text too long for the textarea; nothing is lost, nothing frozen. */
+function TooLong({ value, standIn, onFullEditor, onDownload, label }: PlainEditorProps) {
+  const { t } = useTranslation();
+  const first = useRef<HTMLButtonElement>(null);
+  const lines = countLines(value);
+  const size = sizeText(value.length);
+  let end = 0;
+  for (let i = 0; i < PREVIEW_LINES && end >= 0; i++) end = value.indexOf('\n', end + 1);
+  const preview = end < 0 ? value : value.slice(0, end);
+  useEffect(() => {
+    // The textarea that had the focus (a paste) is gone: the next thing to do takes it.
+    if (document.activeElement === document.body) first.current?.focus();
+  }, []);
+  return (
+    <div className="plain-editor plain-too-long" data-testid="editor-too-long" aria-label={label}>
+      <p className="too-long-note" role="status">
+        {standIn
+          ? t('editor.tooLongLoading', { lines: lines.toLocaleString(), size })
+          : t('editor.tooLong', { lines: lines.toLocaleString(), size })}
+      </p>
+      {!standIn && (
+        <p className="too-long-actions">
+          {onFullEditor && (
+            <button type="button" ref={first} onClick={onFullEditor} data-testid="editor-open-full">
+              {t('editor.openFull')}
+            </button>
+          )}
+          {onDownload && (
+            <button type="button" onClick={onDownload} data-testid="editor-download">
+              {t('editor.download')}
+            </button>
+          )}
+        </p>
+      )}
+      <pre className="too-long-preview" aria-label={t('editor.preview', { lines: PREVIEW_LINES })}>
+        {preview}
+      </pre>
+    </div>
+  );
+}
+
+function TextareaEditor({ value, onChange, diagnostics, label, reveal }: PlainEditorProps) {
   const ref = useRef<HTMLTextAreaElement>(null);
   const caret = useRef<number | null>(null);
   const [view, setView] = useState({ top: 0, height: 800 });

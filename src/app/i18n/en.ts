@@ -19,6 +19,12 @@ export const UI_EN = {
   'editor.hide': 'Hide manifests',
   'editor.tabMoves': 'Tab moves focus · {key} toggles Tab indenting',
   'editor.tabIndents': 'Tab indents · {key} makes Tab move focus again',
+  'editor.tooLong':
+    'These manifests are {lines} lines ({size}): too long for the plain editor, which would freeze the page at every keystroke. The lab still simulates them.',
+  'editor.tooLongLoading': 'Loading the editor for these {lines} lines ({size})…',
+  'editor.openFull': 'Edit in the full editor',
+  'editor.download': 'Download the manifests',
+  'editor.preview': 'The first {lines} lines, read-only',
   'status.stale': 'The manifests have errors: showing the last version that worked.',
   'status.errors': 'The manifests have errors: fix them to simulate.',
   'notice.link':
