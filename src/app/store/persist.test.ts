@@ -1,7 +1,15 @@
 /** What this browser saved is input too: restoring from any stored text never throws. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { asideKey, editKey, loadLast, parseEdit, readAside, type KeyValue } from './persist.ts';
+import {
+  asideKey,
+  editKey,
+  formatEdit,
+  loadLast,
+  parseEdit,
+  readAside,
+  type KeyValue,
+} from './persist.ts';
 import { pickStart, readFlags, startingPoint, firstInput } from '../boot.ts';
 import { readScenario } from '../scenario/entry.ts';
 
@@ -27,6 +35,29 @@ describe('restoring from storage', () => {
     });
     // A JSON manifests text is a text, not a record.
     expect(parseEdit('{"apiVersion":"v1"}')?.text).toBe('{"apiVersion":"v1"}');
+  });
+
+  it('writes texts unescaped and reads back exactly what it wrote (property)', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.boolean(), fc.option(fc.string()), (text, valid, good) => {
+        const raw = formatEdit({ text, valid, good });
+        expect(raw.endsWith(`${text}${good !== null && good !== text ? good : ''}`)).toBe(true);
+        expect(parseEdit(raw)).toEqual({
+          text,
+          valid,
+          good: good !== null && good !== text && good !== '' ? good : null,
+        });
+      }),
+    );
+  });
+
+  it('keeps the text of a record whose header is damaged', () => {
+    const raw = formatEdit({ text: 'kind: Service\n', valid: true, good: null });
+    expect(parseEdit(raw.replace('"length"', '"lenght"'))).toEqual({
+      text: 'kind: Service\n',
+      valid: false,
+      good: null,
+    });
   });
 
   it('drops a saved place with wrong types instead of failing every visit', () => {
@@ -61,6 +92,7 @@ describe('restoring from storage', () => {
           valid: fc.anything(),
         })
         .map((v) => `{"hookpath-edit"${JSON.stringify(v).slice(16)}`),
+      fc.tuple(fc.string(), fc.string()).map(([h, b]) => `\u0000hookpath-edit:3\n${h}\n${b}`),
     );
     const keys = [
       'hookpath:v1:last',

@@ -76,10 +76,36 @@ export interface EditRecord {
 }
 
 const MARK = 'hookpath-edit';
+/**
+ * The record format since version 3: a header line (a NUL, which YAML text cannot hold, then the
+ * metadata as JSON), the text, then the last good text. No JSON escaping of the texts: for a
+ * 5,000-Service edit (2.3 MB) that escaping and its parsing cost the page's main thread ~80 ms
+ * per save.
+ */
+const HEAD = `\u0000${MARK}:3\n`;
 
-/** Reads a slot's stored value (the record format, or a bare text as older versions wrote). */
+function parseRecord(raw: string): EditRecord {
+  const nl = raw.indexOf('\n', HEAD.length);
+  const body = nl < 0 ? '' : raw.slice(nl + 1);
+  try {
+    const meta = JSON.parse(raw.slice(HEAD.length, nl)) as Record<string, unknown>;
+    const n = meta.length;
+    if (typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= body.length)
+      return {
+        text: body.slice(0, n),
+        valid: meta.valid === true,
+        good: n < body.length ? body.slice(n) : null,
+      };
+  } catch {
+    // A damaged header: the text is still worth showing.
+  }
+  return { text: body, valid: false, good: null };
+}
+
+/** Reads a slot's stored value (the record formats, or a bare text as older versions wrote). */
 export function parseEdit(raw: string | null): EditRecord | null {
   if (raw === null) return null;
+  if (raw.startsWith(HEAD)) return parseRecord(raw);
   if (raw.startsWith(`{"${MARK}"`)) {
     try {
       const v = JSON.parse(raw) as Record<string, unknown>;
@@ -97,12 +123,8 @@ export function parseEdit(raw: string | null): EditRecord | null {
 }
 
 export function formatEdit(r: EditRecord): string {
-  return JSON.stringify({
-    [MARK]: 2,
-    text: r.text,
-    ...(r.valid ? { valid: true } : {}),
-    ...(r.good !== null && r.good !== r.text ? { good: r.good } : {}),
-  });
+  const good = r.good !== null && r.good !== r.text ? r.good : '';
+  return `${HEAD}${JSON.stringify({ length: r.text.length, ...(r.valid ? { valid: true } : {}) })}\n${r.text}${good}`;
 }
 
 export function readEdit(
