@@ -3,6 +3,7 @@
  * read it, the diagram can lay it out (finite coordinates, every host on the path drawn), and
  * every explanation key the trace uses has text in both languages.
  */
+import { labView } from './worker/view.ts';
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { runLab } from '../cluster/lab.ts';
@@ -29,7 +30,7 @@ describe.each(files)('scenario %s in the lab', (file) => {
   });
 
   it.each(variants)('variant %s lays out and explains', (variant) => {
-    const r = runLab({ scenario: text, ...(variant ? { variant } : {}) });
+    const r = labView(runLab({ scenario: text, ...(variant ? { variant } : {}) }));
     expect(r.ok, JSON.stringify(r.diagnostics)).toBe(true);
     for (const run of r.runs) {
       const steps = buildTimeline(run);

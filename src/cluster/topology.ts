@@ -29,7 +29,7 @@ import {
 } from '../kube/manifests/index.ts';
 import { mergeIptablesSave } from './merge-rules.ts';
 import type { ClusterSpec, NodeSpec, ProcessSpec } from './scenario.ts';
-import type { ClusterView, HostView, LinkView, ServiceView } from './types.ts';
+import type { ClusterView, HostView, LinkView } from './types.ts';
 
 export const DEFAULT_LAN = '192.168.50.0/24';
 export const DEFAULT_CLUSTER_CIDR = '10.244.0.0/16';
@@ -428,33 +428,6 @@ export function buildClusterFromModel(
   const arpOwners: Record<string, string> = {};
   for (const v of spec.vips ?? [])
     if (v.mode === 'metallb-l2' && v.holder) arpOwners[v.ip] = v.holder;
-  const services: ServiceView[] = model.services.map((s) => ({
-    namespace: s.namespace,
-    name: s.name,
-    type: s.type,
-    clusterIP: s.clusterIP,
-    ports: s.ports.map((p) => ({
-      name: p.name,
-      port: p.port,
-      protocol: p.protocol,
-      targetPort: String(p.targetPort),
-      nodePort: p.nodePort,
-    })),
-    loadBalancerIPs: s.loadBalancerIngress.map((x) => x.ip),
-    externalIPs: s.externalIPs,
-    externalTrafficPolicy: s.externalTrafficPolicy,
-    internalTrafficPolicy: s.internalTrafficPolicy,
-    healthCheckNodePort: s.healthCheckNodePort,
-    endpoints: (slicesBy.get(`${s.namespace}/${s.name}`) ?? []).flatMap((sl) =>
-      sl.endpoints.map((e) => ({
-        ip: e.addresses[0] ?? '',
-        node: e.nodeName,
-        pod: e.targetRef ? (podHosts.get(e.targetRef) ?? e.targetRef) : null,
-        ready: e.ready,
-        zone: e.zone,
-      })),
-    ),
-  }));
   return {
     spec,
     settings,
@@ -464,7 +437,6 @@ export function buildClusterFromModel(
       hosts: views,
       links,
       vips: (spec.vips ?? []).map((v) => ({ ip: v.ip, mode: v.mode, holder: v.holder ?? null })),
-      services,
     },
     rulesOf,
     ruleProblems,

@@ -64,37 +64,10 @@ export interface VipView {
   readonly holder: string | null;
 }
 
-export interface ServiceView {
-  readonly namespace: string;
-  readonly name: string;
-  readonly type: string;
-  readonly clusterIP: string | null;
-  readonly ports: readonly {
-    readonly name: string;
-    readonly port: number;
-    readonly protocol: string;
-    readonly targetPort: string;
-    readonly nodePort: number | null;
-  }[];
-  readonly loadBalancerIPs: readonly string[];
-  readonly externalIPs: readonly string[];
-  readonly externalTrafficPolicy: string;
-  readonly internalTrafficPolicy: string;
-  readonly healthCheckNodePort: number | null;
-  readonly endpoints: readonly {
-    readonly ip: string;
-    readonly node: string | null;
-    readonly pod: string | null;
-    readonly ready: boolean;
-    readonly zone: string | null;
-  }[];
-}
-
 export interface ClusterView {
   readonly hosts: readonly HostView[];
   readonly links: readonly LinkView[];
   readonly vips: readonly VipView[];
-  readonly services: readonly ServiceView[];
 }
 
 /** One sender the path picker offers: `client/laptop`, `pod/nettest-7f9c`, `node/cp-1`. */

@@ -2,10 +2,17 @@ import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useSta
 import { useTranslation } from 'react-i18next';
 import { useLab } from './context.tsx';
 import { stepsOf } from '../store/lab-store.ts';
-import { parseRulesText, visibleRules, type ChainView } from '../model/rules-view.ts';
+import {
+  hiddenChains,
+  shownChains,
+  visibleRules,
+  type ChainView,
+  type TableView,
+} from '../model/rules-view.ts';
 import { scrollWithin } from './scroll.ts';
 
 const AUTO = '';
+const NO_TABLES: readonly TableView[] = [];
 
 /** The current node's iptables-save, rules this packet matched highlighted, current one in view. */
 export function RulesPanel() {
@@ -29,8 +36,7 @@ export function RulesPanel() {
     }
   }
   const host = pinned && nodes.includes(pinned) ? pinned : auto;
-  const text = rules?.[host] ?? '';
-  const tables = useMemo(() => parseRulesText(text), [text]);
+  const tables: readonly TableView[] = rules?.[host] ?? NO_TABLES;
 
   const { matched, current } = useMemo(() => {
     const m = new Set<number>();
@@ -53,7 +59,7 @@ export function RulesPanel() {
     [],
   );
   const allOpen = tables.every((tb) =>
-    tb.chains.every((c) => !c.rules.length || open[`${tb.name}/${c.name}`] === true),
+    tb.chains.every((c) => !c.count || open[`${tb.name}/${c.name}`] === true),
   );
   const isOpen = (key: string, hasMatch: boolean, count: number) =>
     open[key] ?? (hasMatch || count <= 3);
@@ -94,21 +100,21 @@ export function RulesPanel() {
         </button>
       </header>
       <div className="panel-body rules-body" ref={body}>
-        {!text.trim() && host && <p className="muted">{t('rules.none', { host })}</p>}
+        {!tables.length && host && <p className="muted">{t('rules.none', { host })}</p>}
         {tables.map((tb) => (
           <div key={tb.name} className="rules-table">
             <div className="rules-table-name">*{tb.name}</div>
-            {tb.chains.some((c) => !c.rules.length) && (
+            {tb.chains.some((c) => !c.count) && (
               <div
                 className="empty-chains muted"
                 title={tb.chains
-                  .filter((c) => !c.rules.length)
+                  .filter((c) => !c.count)
                   .map((c) => c.name)
                   .join(' ')}
               >
-                {t('rules.empty', { count: tb.chains.filter((c) => !c.rules.length).length })}:{' '}
+                {t('rules.empty', { count: tb.chains.filter((c) => !c.count).length })}:{' '}
                 {tb.chains
-                  .filter((c) => !c.rules.length)
+                  .filter((c) => !c.count)
                   .map((c) => `${c.name}${c.policy !== '-' ? ` (${c.policy})` : ''}`)
                   .join(', ')}
               </div>
@@ -123,14 +129,14 @@ export function RulesPanel() {
                   chain={c}
                   matchedKey={lines.join(',')}
                   current={c.rules.some((r) => r.line === current) ? current : -1}
-                  open={isOpen(key, lines.length > 0, c.rules.length)}
+                  open={isOpen(key, lines.length > 0, c.count)}
                   onToggle={toggle}
                 />
               );
             })}
-            {hiddenChains(tb.chains) > 0 && (
+            {hiddenChains(tb) > 0 && (
               <div className="muted chain-more">
-                {t('rules.moreChains', { count: hiddenChains(tb.chains) })}
+                {t('rules.moreChains', { count: hiddenChains(tb) })}
               </div>
             )}
           </div>
@@ -138,22 +144,6 @@ export function RulesPanel() {
       </div>
     </section>
   );
-}
-
-/** Chains drawn at most per table: the ones the packet went through first, then in order. */
-const CHAINS_MAX = 120;
-
-function shownChains(chains: readonly ChainView[], matched: ReadonlySet<number>): ChainView[] {
-  const withRules = chains.filter((c) => c.rules.length > 0);
-  if (withRules.length <= CHAINS_MAX) return withRules;
-  const hit = withRules.filter((c) => c.rules.some((r) => matched.has(r.line)));
-  const rest = withRules.filter((c) => !hit.includes(c)).slice(0, CHAINS_MAX - hit.length);
-  const keep = new Set([...hit, ...rest]);
-  return withRules.filter((c) => keep.has(c));
-}
-
-function hiddenChains(chains: readonly ChainView[]): number {
-  return Math.max(0, chains.filter((c) => c.rules.length > 0).length - CHAINS_MAX);
 }
 
 /** One chain, memoised: a step re-renders only the chains whose highlighted lines changed. */
@@ -185,10 +175,10 @@ const ChainBlock = memo(function ChainBlock({
       >
         <span className="caret">{open ? '▾' : '▸'}</span> :{chain.name}{' '}
         <span className="muted">{chain.policy}</span>{' '}
-        <span className="muted">· {t('rules.count', { count: chain.rules.length })}</span>
+        <span className="muted">· {t('rules.count', { count: chain.count })}</span>
       </button>
       {open &&
-        visibleRules(chain.rules, matched).map((r, i) =>
+        visibleRules(chain, matched).map((r, i) =>
           'gap' in r ? (
             <div key={`gap-${i}`} className="rule-gap muted">
               {t('rules.gap', { count: r.gap })}

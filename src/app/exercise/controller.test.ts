@@ -1,4 +1,5 @@
 /** The exercise controller with the real lab store, runLab and checker (in this thread). */
+import { labView } from '../worker/view.ts';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runLab } from '../../cluster/lab.ts';
@@ -28,7 +29,7 @@ const client: LabClient = {
   dispose() {},
   prefetch() {},
   async run(input) {
-    return { kind: 'result', result: runLab(input), ms: 1 };
+    return { kind: 'result', result: labView(runLab(input)), ms: 1 };
   },
   async check(input) {
     return { kind: 'report', report: checkInput(input), ms: 1 };

@@ -3,6 +3,7 @@
  * pipeline, their interfaces, and the wires between them. Pure; layout.ts places them.
  */
 import type { ClusterView } from '../../cluster/types.ts';
+import type { TableView } from './rules-view.ts';
 import type { Hook, TableName } from '../../engine/rules/types.ts';
 import {
   CT_BOX,
@@ -26,10 +27,11 @@ const BUS_Y = 30;
 const BUS_STEP = 16;
 
 /** Tables present in an iptables-save text (`*nat` lines). */
-export function tablesIn(rules: string | undefined): Set<TableName> {
+const TABLE_NAMES: ReadonlySet<string> = new Set(['raw', 'mangle', 'nat', 'filter', 'security']);
+
+export function tablesIn(rules: readonly TableView[] | undefined): Set<TableName> {
   const out = new Set<TableName>();
-  for (const m of (rules ?? '').matchAll(/^\*(raw|mangle|nat|filter|security)\s*$/gm))
-    out.add(m[1] as TableName);
+  for (const t of rules ?? []) if (TABLE_NAMES.has(t.name)) out.add(t.name as TableName);
   return out;
 }
 
@@ -128,7 +130,7 @@ export function nodeBox(
   x: number,
   y: number,
   ifacesSeen: Map<string, Set<string>>,
-  rules: string | undefined,
+  rules: readonly TableView[] | undefined,
   podHosts: Set<string>,
   peerOf: Map<string, string>,
   podCentres: readonly { pod: string; x: number }[],

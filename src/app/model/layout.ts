@@ -3,6 +3,7 @@
  * without a DOM, and the D3 layer only turns it into SVG.
  */
 import type { ClusterView, HostKind, RunView } from '../../cluster/types.ts';
+import type { TableView } from './rules-view.ts';
 import type { Hook } from '../../engine/rules/types.ts';
 import {
   NODE_H,
@@ -98,7 +99,7 @@ const ROW_GAP = 24;
 export interface LayoutInput {
   readonly cluster: ClusterView;
   readonly runs: readonly RunView[];
-  readonly rules: Readonly<Record<string, string>>;
+  readonly rules: Readonly<Record<string, readonly TableView[]>>;
 }
 
 /** Computes the diagram's layout. */

@@ -6,7 +6,7 @@ import { motionPath, pipelineWalk } from './motion.ts';
 import { labelOffset, pointAlong } from './geometry.ts';
 import { verdictOf } from './verdict.ts';
 import { insightOf } from './insight.ts';
-import { parseRulesText } from './rules-view.ts';
+import { digestRules, visibleRules, type ChainView } from './rules-view.ts';
 import { dropResult, podResult, sshdResult } from '../testing/lab-fixtures.ts';
 
 const run0 = (r: ReturnType<typeof podResult>) => r.runs[0] as (typeof r.runs)[number];
@@ -84,7 +84,10 @@ describe('layout and motion', () => {
       runs: r.runs,
       rules: {
         ...r.rules,
-        'cp-1': `${r.rules['cp-1'] ?? ''}*security\n:INPUT ACCEPT [0:0]\nCOMMIT\n`,
+        'cp-1': [
+          ...(r.rules['cp-1'] ?? []),
+          ...digestRules('*security\n:INPUT ACCEPT [0:0]\nCOMMIT\n', new Set()),
+        ],
       },
     });
     expect(rows(withSecurity, 'INPUT')).toEqual(['mangle', 'filter', 'security', 'nat', 'confirm']);
@@ -186,13 +189,48 @@ describe('verdict and insight', () => {
 
 describe('rules view', () => {
   it('groups an iptables-save text by table and chain, keeping line numbers', () => {
-    const t = parseRulesText(
+    const t = digestRules(
       '*nat\n:PREROUTING ACCEPT [0:0]\n:KUBE-SERVICES - [0:0]\n-A PREROUTING -j KUBE-SERVICES\nCOMMIT\n',
+      new Set(),
     );
     expect(t[0]?.name).toBe('nat');
-    expect(t[0]?.chains.map((c) => [c.name, c.policy, c.rules.map((x) => x.line)])).toEqual([
-      ['PREROUTING', 'ACCEPT', [4]],
-      ['KUBE-SERVICES', '-', []],
+    expect(
+      t[0]?.chains.map((c) => [c.name, c.policy, c.count, c.rules.map((x) => x.line)]),
+    ).toEqual([
+      ['PREROUTING', 'ACCEPT', 1, [4]],
+      ['KUBE-SERVICES', '-', 0, []],
     ]);
+  });
+
+  /** A chain of `n` rules, one per line from line 3. */
+  const longChain = (n: number) =>
+    `*nat\n:BIG - [0:0]\n${Array.from({ length: n }, (_, i) => `-A BIG -j R${i}`).join('\n')}\nCOMMIT\n`;
+  const rowsOf = (c: ChainView, keep: Set<number>) =>
+    visibleRules(c, keep).map((r) => ('gap' in r ? `gap ${r.gap}` : `${r.index}`));
+
+  it('keeps of a long chain only what a step can show: the first rules and those near any match', () => {
+    // Rule 500 is on line 503; any run matched it.
+    const [table] = digestRules(longChain(1000), new Set([503]));
+    const chain = table?.chains[0] as ChainView;
+    expect(chain.count).toBe(1000);
+    expect(chain.rules.length).toBe(20 + 51);
+    // Before the packet reached it: the first 20 rules, then one gap for the rest.
+    expect(rowsOf(chain, new Set())).toEqual([
+      ...Array.from({ length: 20 }, (_, i) => `${i}`),
+      'gap 980',
+    ]);
+    // Once it matched: the rules around it too, gaps counted from the whole chain.
+    const rows = rowsOf(chain, new Set([503]));
+    expect(rows.slice(19, 23)).toEqual(['19', 'gap 455', '475', '476']);
+    expect(rows.slice(-2)).toEqual(['525', 'gap 474']);
+  });
+
+  it('keeps the chains the packet can go through and the first others, counting the rest', () => {
+    const text = `*nat\n${Array.from({ length: 300 }, (_, i) => `:C${i} - [0:0]`).join('\n')}\n${Array.from({ length: 300 }, (_, i) => `-A C${i} -j RETURN`).join('\n')}\nCOMMIT\n`;
+    // Chain C250's rule is on line 2 + 300 + 250.
+    const [table] = digestRules(text, new Set([552]));
+    expect(table?.chains.length).toBe(121);
+    expect(table?.hidden).toBe(179);
+    expect(table?.chains.some((c) => c.name === 'C250')).toBe(true);
   });
 });

@@ -3,7 +3,7 @@
  * already travelled, which host, hook and table are active, the badges rules left behind, the
  * branch percentages, and how the packet ended.
  */
-import type { LabResult } from '../../cluster/types.ts';
+import type { LabView } from '../worker/view.ts';
 import type { Packet } from '../../engine/packet.ts';
 import { layoutDiagram, type DiagramLayout } from './layout.ts';
 import { motionPath } from './motion.ts';
@@ -53,7 +53,7 @@ export interface Scene {
 }
 
 /** Builds the scene of one run (the layout covers every run, so branches share one drawing). */
-export function buildScene(result: LabResult, steps: readonly Step[]): Scene | null {
+export function buildScene(result: LabView, steps: readonly Step[]): Scene | null {
   if (!result.cluster) return null;
   const layout = layoutDiagram({ cluster: result.cluster, runs: result.runs, rules: result.rules });
   const sceneSteps: SceneStep[] = [];
@@ -84,7 +84,7 @@ export function buildScene(result: LabResult, steps: readonly Step[]): Scene | n
   return { layout, trail, steps: sceneSteps, branches };
 }
 
-function endHost(o: LabResult['runs'][number]['outcome']): string {
+function endHost(o: LabView['runs'][number]['outcome']): string {
   return 'host' in o && o.host ? o.host : '';
 }
 

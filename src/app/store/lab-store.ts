@@ -3,7 +3,8 @@
  * share state. Everything here is plain data; `doc` is the part a share link carries.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { LabDiagnostic, LabResult, PathSelection, RunView } from '../../cluster/types.ts';
+import type { LabDiagnostic, PathSelection, RunView } from '../../cluster/types.ts';
+import type { LabView } from '../worker/view.ts';
 import type { RunOutcome } from '../worker/protocol.ts';
 import { buildTimeline, type Step } from '../model/timeline.ts';
 import { originalManifests, type ScenarioEntry } from '../scenario/entry.ts';
@@ -39,7 +40,7 @@ export interface LabState {
   /** The scenario's own manifests (for the variant): reset target and "modified" check. */
   readonly original: string;
   /** The last good result; kept while the YAML is broken, then marked stale. */
-  readonly result: LabResult | null;
+  readonly result: LabView | null;
   readonly stale: boolean;
   /** Diagnostics of the newest simulation, good or bad. */
   readonly diagnostics: readonly LabDiagnostic[];

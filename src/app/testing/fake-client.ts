@@ -1,7 +1,6 @@
 /** Test doubles of the lab's worker client and of localStorage, shared by the store tests. */
-import type { LabResult } from '../../cluster/types.ts';
 import type { LabClient } from '../worker/client.ts';
-import type { RunInput, RunOutcome } from '../worker/protocol.ts';
+import type { LabView, RunInput, RunOutcome } from '../worker/protocol.ts';
 import type { KeyValue } from '../store/persist.ts';
 import { brokenResult, podResult, sshdResult } from './lab-fixtures.ts';
 
@@ -35,7 +34,7 @@ export function fakeClient(): LabClient & { inputs: RunInput[] } {
   };
 }
 
-function pathError(): LabResult {
+function pathError(): LabView {
   return {
     ...sshdResult(),
     ok: false,

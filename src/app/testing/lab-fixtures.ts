@@ -12,7 +12,8 @@ import {
   WORKER_IP,
   vip22Network,
 } from '../../engine/testing/vip22.ts';
-import type { ClusterView, LabResult, PathChoices } from '../../cluster/types.ts';
+import type { ClusterView, PathChoices } from '../../cluster/types.ts';
+import { labView, type LabView } from '../worker/view.ts';
 
 /** filter INPUT drops ssh: the client times out (for the drop visual). */
 export const DROP_SSH_RULES = `*filter
@@ -41,7 +42,6 @@ export const vip22Cluster: ClusterView = {
     { a: 'worker-1', aIf: 'veth-nettest', b: 'nettest', bIf: 'eth0', segment: 'veth-nettest' },
   ],
   vips: [{ ip: VIP, mode: 'kube-vip', holder: 'cp-1' }],
-  services: [],
 };
 
 function host(
@@ -98,11 +98,11 @@ export const vip22Choices: PathChoices = {
   ],
 };
 
-/** Runs the real engine on the homelab with the given cp-1 rules and wraps it as a LabResult. */
+/** Runs the real engine on the homelab with the given cp-1 rules; the view the page gets. */
 export function vip22Result(
   rules: string | null,
   dst: { address: string; port: number; id: string } = { address: VIP, port: 22, id: 'vip:22' },
-): LabResult {
+): LabView {
   const { network } = buildNetwork(vip22Network(rules));
   if (!network) throw new Error('fixture network does not build');
   const e = enumerateOutcomes(network, {
@@ -112,7 +112,7 @@ export function vip22Result(
     dst: dst.address,
     dport: dst.port,
   });
-  return {
+  return labView({
     ok: true,
     diagnostics: [],
     cluster: vip22Cluster,
@@ -131,18 +131,18 @@ export function vip22Result(
       choices: r.choices,
     })),
     rules: { 'cp-1': rules ?? '', 'worker-1': '' },
-  };
+  });
 }
 
 /** No LoadBalancer Service on port 22: the VIP is local, sshd answers. */
-export const sshdResult = (): LabResult => vip22Result(null);
+export const sshdResult = (): LabView => vip22Result(null);
 /** lb-port22-test exists: kube-proxy DNATs VIP:22 to the pod, MASQUERADE on the way out. */
-export const podResult = (): LabResult => vip22Result(LB_RULES);
+export const podResult = (): LabView => vip22Result(LB_RULES);
 /** A DROP rule in filter INPUT: silence, the client times out. */
-export const dropResult = (): LabResult => vip22Result(DROP_SSH_RULES);
+export const dropResult = (): LabView => vip22Result(DROP_SSH_RULES);
 
-/** A LabResult for manifests that do not parse: what runLab returns with diagnostics. */
-export function brokenResult(line: number, message: string): LabResult {
+/** A result for manifests that do not parse: what runLab returns with diagnostics. */
+export function brokenResult(line: number, message: string): LabView {
   return {
     ok: false,
     diagnostics: [

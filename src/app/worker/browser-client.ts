@@ -10,7 +10,13 @@ export function createBrowserClient(): LabClient {
             type: 'module',
             name: 'hookpath-lab',
           }) as unknown as WorkerLike),
-    loadInThread: async () => (await import('../../cluster/lab.ts')).runLab,
+    loadInThread: async () => {
+      const [{ runLab }, { labView }] = await Promise.all([
+        import('../../cluster/lab.ts'),
+        import('./view.ts'),
+      ]);
+      return (input) => labView(runLab(input));
+    },
     loadCheckInThread: async () => (await import('../../exercise/check.ts')).checkInput,
     timeoutMs: 8000,
   });

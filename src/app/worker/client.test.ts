@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLabClient, type WorkerLike } from './client.ts';
 import { createLabHandler } from './handler.ts';
-import type { CheckExercise, RunLab, WorkerRequest, WorkerResponse } from './protocol.ts';
+import type { CheckExercise, RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { podResult } from '../testing/lab-fixtures.ts';
+import { toWire } from './view.ts';
 
 /** A fake worker running the real handler; `mode` makes it hang or crash. */
 class FakeWorker implements WorkerLike {
@@ -12,13 +13,15 @@ class FakeWorker implements WorkerLike {
   received: WorkerRequest[] = [];
   private handler;
   constructor(
-    runLab: RunLab,
+    runLab: RunView,
     private mode: 'ok' | 'hang' | 'crash',
     check?: CheckExercise,
   ) {
     this.handler = createLabHandler(
       runLab,
-      (r) => setTimeout(() => this.onmessage?.({ data: r } as MessageEvent<WorkerResponse>), 1),
+      // Through the wire format, as the real worker posts.
+      (r) =>
+        setTimeout(() => this.onmessage?.({ data: toWire(r) } as MessageEvent<WorkerResponse>), 1),
       (fn) => setTimeout(fn, 0),
       check,
     );
@@ -37,7 +40,7 @@ class FakeWorker implements WorkerLike {
   }
 }
 
-const runLab: RunLab = () => podResult();
+const runLab: RunView = () => podResult();
 const input = { scenario: 's', manifests: 'm' };
 
 afterEach(() => vi.useRealTimers());

@@ -5,12 +5,13 @@
  * handler runs in this thread.
  */
 import { checkRequest, runRequest } from './handler.ts';
+import { fromWire } from './view.ts';
 import type {
   CheckExercise,
   CheckInput,
   CheckOutcome,
   RunInput,
-  RunLab,
+  RunView,
   RunOutcome,
   WorkerRequest,
   WorkerResponse,
@@ -28,7 +29,7 @@ export interface LabClientOptions {
   /** Creates the worker; null or a throw means "no workers here": run in this thread. */
   createWorker: () => WorkerLike | null;
   /** Loads runLab for the in-thread fallback (a dynamic import keeps it out of the main chunk). */
-  loadInThread: () => Promise<RunLab>;
+  loadInThread: () => Promise<RunView>;
   /** Loads the exercise checker for the in-thread fallback. */
   loadCheckInThread?: () => Promise<CheckExercise>;
   timeoutMs?: number;
@@ -108,7 +109,7 @@ export function createLabClient(opts: LabClientOptions): LabClient {
     }
     starts++;
     w.onmessage = (e) => {
-      const msg = e.data;
+      const msg = fromWire(e.data);
       if (checking && msg.id === checking.id) {
         if (msg.type === 'checked') settleCheck({ kind: 'report', report: msg.report, ms: msg.ms });
         else if (msg.type === 'cancelled') settleCheck({ kind: 'cancelled' });

@@ -7,7 +7,7 @@ import type {
   CheckExercise,
   CheckInput,
   RunInput,
-  RunLab,
+  RunView,
   WorkerRequest,
   WorkerResponse,
 } from './protocol.ts';
@@ -17,7 +17,7 @@ export interface LabHandler {
 }
 
 /** Runs one request; exceptions become error responses (errors are data, not crashes). */
-export function runRequest(runLab: RunLab, id: number, input: RunInput): WorkerResponse {
+export function runRequest(runLab: RunView, id: number, input: RunInput): WorkerResponse {
   const t0 = performance.now();
   try {
     const result = runLab(input);
@@ -48,7 +48,7 @@ function newest<T>(queue: Map<number, T>, post: (r: WorkerResponse) => void): [n
 }
 
 export function createLabHandler(
-  runLab: RunLab,
+  runLab: RunView,
   post: (r: WorkerResponse) => void,
   // A macrotask lets messages already waiting in the port arrive (and cancel) before we run.
   defer: (fn: () => void) => void = (fn) => setTimeout(fn, 0),

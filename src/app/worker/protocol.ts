@@ -3,6 +3,7 @@
  * thread boundary (`import type`), as monaco-yaml does with its worker.
  */
 import type { LabResult, PathSelection } from '../../cluster/types.ts';
+import type { LabView } from './view.ts';
 import type { CheckInput, ExerciseReport } from '../../exercise/types.ts';
 
 export type { CheckInput, ExerciseReport };
@@ -22,6 +23,11 @@ export interface RunInput {
 
 export type RunLab = (input: RunInput) => LabResult;
 
+/** runLab as the page's worker runs it: its result as the page shows it (view.ts). */
+export type RunView = (input: RunInput) => LabView;
+
+export type { LabView };
+
 export type WorkerRequest =
   | { readonly type: 'run'; readonly id: number; readonly input: RunInput }
   /** The lab no longer wants this run (the user kept typing). */
@@ -33,7 +39,7 @@ export type WorkerResponse =
   | {
       readonly type: 'result';
       readonly id: number;
-      readonly result: LabResult;
+      readonly result: LabView;
       readonly ms: number;
     }
   | { readonly type: 'cancelled'; readonly id: number }
@@ -47,7 +53,7 @@ export type WorkerResponse =
 
 /** What a caller of the client gets back for one run. */
 export type RunOutcome =
-  | { readonly kind: 'result'; readonly result: LabResult; readonly ms: number }
+  | { readonly kind: 'result'; readonly result: LabView; readonly ms: number }
   | { readonly kind: 'cancelled' }
   | {
       readonly kind: 'error';
