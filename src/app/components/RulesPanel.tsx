@@ -25,6 +25,9 @@ export function RulesPanel() {
   const [open, setOpen] = useState<Record<string, boolean>>({});
   const body = useRef<HTMLDivElement>(null);
   const nodes = Object.keys(rules ?? {});
+  const allNodes = useLab(
+    (s) => s.result?.cluster?.hosts.filter((h) => h.kind === 'node').length ?? 0,
+  );
 
   // Follow the packet: the node of the current step, or the last node it was on.
   let auto = nodes[0] ?? '';
@@ -100,6 +103,11 @@ export function RulesPanel() {
         </button>
       </header>
       <div className="panel-body rules-body" ref={body}>
+        {nodes.length < allNodes && (
+          <p className="muted rules-path-only" data-testid="rules-path-only">
+            {t('rules.pathOnly')}
+          </p>
+        )}
         {!tables.length && host && <p className="muted">{t('rules.none', { host })}</p>}
         {tables.map((tb) => (
           <div key={tb.name} className="rules-table">

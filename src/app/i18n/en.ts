@@ -165,6 +165,8 @@ export const UI_EN = {
   'rules.gap': '… {count} more rules, not near a rule the packet matched …',
   'rules.title': 'Rules',
   'rules.node': 'Node',
+  'rules.pathOnly':
+    'Listed: the nodes this packet goes through. In a cluster this big the rules of the other nodes are not computed, to keep every run fast.',
   'rules.none': '{host} has no iptables rules: every chain is empty with policy ACCEPT.',
   'rules.empty_one': '{count} empty chain',
   'rules.empty_other': '{count} empty chains',

@@ -160,6 +160,7 @@ export const UI_ZH: Record<UiKey, string> = {
   'rules.gap': '… 另有 {count} 条规则，不在数据包匹配的规则附近 …',
   'rules.title': '规则',
   'rules.node': '节点',
+  'rules.pathOnly': '这里只列出数据包经过的节点。集群这么大时，不计算其他节点的规则，以便每次运行都保持快速。',
   'rules.none': '{host} 上没有 iptables 规则：每条链都是空的，默认策略 ACCEPT。',
   'rules.empty_one': '{count} 条空链',
   'rules.empty_other': '{count} 条空链',

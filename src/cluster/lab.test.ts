@@ -1,0 +1,29 @@
+/** What runLab hands the lab for a small and for a big cluster. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runLab } from './lab.ts';
+import { bigManifests } from '../bench/big-manifests.ts';
+
+const scenario = readFileSync(
+  new URL('../../scenarios/vip22-sshd-or-service.yaml', import.meta.url),
+  'utf8',
+);
+// client/laptop to cp-1's sshd: the packet never reaches worker-1.
+const path = { from: 'client/laptop', to: 'node/cp-1:22' };
+
+describe('runLab', () => {
+  it('gives the rules of every node of a small cluster', () => {
+    const r = runLab({ scenario, validate: false, path });
+    expect(r.ok).toBe(true);
+    expect(Object.keys(r.rules).sort()).toEqual(['cp-1', 'worker-1']);
+  });
+
+  it('gives only the rules of the nodes on the path of a big cluster, same answer', () => {
+    // 2 nodes x (2,600 Services + 7,800 endpoints) is past ALL_NODES_RULES_MAX.
+    const r = runLab({ scenario, validate: false, path, manifests: bigManifests(2600, 3) });
+    expect(r.ok, JSON.stringify(r.diagnostics.slice(0, 3))).toBe(true);
+    expect(Object.keys(r.rules)).toEqual(['cp-1']);
+    expect(r.rules['cp-1']).toContain('KUBE-SVC-');
+    expect(r.runs.map((x) => x.outcome.kind)).toEqual(['answered']);
+  });
+});
