@@ -76,6 +76,15 @@ const SCALARS = [
   'ünïcødé',
   '80',
   'TCP',
+  'line one\nline two\n',
+  'x\n\ny\n',
+  'no final break',
+  '  indented first\nthen not\n',
+  '# not a comment\n- not a list\nkey: not a map\n',
+  'trailing\n\n\n',
+  '*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -p tcp --dport 22 -j DROP\nCOMMIT\n',
+  'a long\nfolded text\n\nnew paragraph\n',
+  '\nleading break\n',
 ];
 
 const KEYS = ['name', 'app', 'a.b/c-d', 'k8s.io/x', '80', 'true', 'null', '1e3', 'x_y', 'dup'];
@@ -99,6 +108,7 @@ interface Style {
   readonly compact: boolean;
   readonly quote: 0 | 1 | 2;
   readonly comments: boolean;
+  readonly folded: boolean;
 }
 
 function scalar(s: string, st: Style): string {
@@ -114,8 +124,22 @@ function flow(t: Tree, st: Style): string {
 }
 
 /** Renders a tree as block YAML at an indentation, in a given style (possibly invalid YAML). */
+/** A multi-line string as a literal block scalar under `pad` (`|-` when it has no final break). */
+function literal(s: string, st: Style, pad: string): string[] {
+  const inner = pad + ' '.repeat(st.indent);
+  const body = s.endsWith('\n') ? s.slice(0, -1) : s;
+  return [
+    `${st.folded ? '>' : '|'}${s.endsWith('\n') ? '' : '-'}${st.comments ? ' # c' : ''}`,
+    ...body.split('\n').map((l) => (l ? inner + l : '')),
+  ];
+}
+
 function block(t: Tree, st: Style, pad: string): string[] {
   const comment = st.comments ? ' # note' : '';
+  if (typeof t === 'string' && t.includes('\n') && !st.flow) {
+    const [head, ...rest] = literal(t, st, pad);
+    return [`${pad}${head}`, ...rest];
+  }
   if (typeof t === 'string') return [`${pad}${scalar(t, st)}${comment}`];
   const inner = pad + ' '.repeat(st.indent);
   if (Array.isArray(t)) {
@@ -128,6 +152,10 @@ function block(t: Tree, st: Style, pad: string): string[] {
   }
   if (!t.map.length || st.flow) return [`${pad}${flow(t, st)}`];
   return t.map.flatMap(([k, v]) => {
+    if (typeof v === 'string' && v.includes('\n') && !st.flow) {
+      const [head, ...rest] = literal(v, st, pad);
+      return [`${pad}${k}: ${head}`, ...rest];
+    }
     if (typeof v === 'string' || st.flow) return [`${pad}${k}: ${flow(v, st)}${comment}`];
     const isList = Array.isArray(v);
     const sub = block(v, st, isList && st.compact ? pad : inner);
@@ -141,6 +169,7 @@ const style: fc.Arbitrary<Style> = fc.record({
   compact: fc.boolean(),
   quote: fc.constantFrom(0 as const, 1 as const, 2 as const),
   comments: fc.boolean(),
+  folded: fc.boolean(),
 });
 
 const RUNS = Number(process.env.HOOKPATH_PROPERTY_RUNS ?? 3000);
@@ -186,6 +215,17 @@ describe('the fast YAML reader', () => {
     expect(read / total).toBeGreaterThan(0.9);
   });
 
+  it('reads the scenario and exercise files themselves (block scalars) as yaml does', () => {
+    let read = 0;
+    let total = 0;
+    for (const dir of ['scenarios', 'exercises'])
+      for (const f of readdirSync(dir).filter((n) => n.endsWith('.yaml'))) {
+        total++;
+        if (agrees(readFileSync(`${dir}/${f}`, 'utf8'))) read++;
+      }
+    expect(read / total).toBeGreaterThan(0.5);
+  });
+
   it('reads the benchmark manifests', () => {
     const pieces = splitStream(bigManifests(20, 2)) ?? [];
     expect(pieces.every((p) => agrees(p.text))).toBe(true);
@@ -195,8 +235,12 @@ describe('the fast YAML reader', () => {
     for (const text of [
       'a: &x 1\nb: *x\n',
       'a: !!str 1\n',
-      'a: |\n  text\n',
-      'a: >\n  text\n',
+      'a: |+\n  text\n',
+      'a: |2\n  text\n',
+      'a: |\n  text',
+      'a: |\n\n     x\n   y\n',
+      'a: >\n  x\n    more\n  y\n',
+      'a: >+\n  text\n',
       'a: b\n  c\n',
       'a: "x\\ty"\n',
       'a:\tb\n',
