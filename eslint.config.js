@@ -6,7 +6,16 @@ import { layers } from './lint/layers.js';
 import { noCycle } from './lint/no-cycle.js';
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', '**/*.tmp.ts'] },
+  {
+    ignores: [
+      'dist',
+      'dist-cli',
+      'node_modules',
+      'test-results',
+      'playwright-report',
+      '**/*.tmp.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -224,7 +224,10 @@ export function loadScenario(
   return {
     scenario: {
       def,
-      manifestsAt: blockAt(['manifests']),
+      // Positions come from composing the file with `yaml`: only when a message needs one.
+      get manifestsAt() {
+        return blockAt(['manifests']);
+      },
       manifestsBlock: (variantId) => {
         const i = (def.variants ?? []).findIndex((v) => v.id === variantId);
         return i >= 0 && def.variants?.[i]?.manifests !== undefined
