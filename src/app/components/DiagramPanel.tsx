@@ -49,6 +49,8 @@ export function DiagramPanel({ lead, trail }: { lead?: ReactNode; trail?: ReactN
   const step = doc.step;
   const run = doc.run;
   const stale = useLab((s) => s.stale);
+  // Stale because the newest run did not finish (time, crash), not because the YAML is wrong.
+  const unfinished = useLab((s) => s.failure !== null);
   const playing = useLab((s) => s.playing);
   const everyRule = useLab((s) => !s.hideMisses);
   const duration = useLab((s) =>
@@ -237,7 +239,7 @@ export function DiagramPanel({ lead, trail }: { lead?: ReactNode; trail?: ReactN
         {!scene && <div className="diagram-empty">{t('diagram.empty')}</div>}
         {stale && (
           <div className="stale-chip" data-testid="diagram-stale">
-            {t('diagram.stale')}
+            {t(unfinished ? 'diagram.staleRun' : 'diagram.stale')}
           </div>
         )}
         {cur && <PacketHud step={cur} />}

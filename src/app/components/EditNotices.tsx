@@ -38,11 +38,13 @@ export function EditNotices() {
   const scenarioId = useLab((s) => s.doc.scenarioId);
   const variant = useLab((s) => s.doc.variant);
   const manifests = useLab((s) => s.doc.manifests);
+  const slow = useLab((s) => s.slow);
+  const stopped = useLab((s) => s.failure?.reason === 'timeout');
   const file = `${scenarioId}${variant ? `-${variant}` : ''}.yaml`;
   if (!edits) return null;
   const when = (e: AsideEntry) =>
     e.at ? new Date(e.at).toLocaleString(i18n.language === 'zh' ? 'zh-CN' : 'en') : '—';
-  const show = conflict || aside.length > 0 || storage || note;
+  const show = conflict || aside.length > 0 || storage || note || slow || stopped;
   if (!show) return null;
   return (
     <div className="edit-notices" data-testid="edit-notices">
@@ -128,6 +130,29 @@ export function EditNotices() {
           </span>
           <button type="button" onClick={edits.dismissNote} data-testid="notice-dismiss">
             {t('notice.dismiss')}
+          </button>
+        </div>
+      )}
+      {slow && (
+        <div className="notice" role="status" data-testid="notice-slow">
+          <span className="notice-text">
+            {t(slow === 'asked' ? 'notice.slow' : 'notice.waiting')}
+          </span>
+          {slow === 'asked' && (
+            <button type="button" onClick={edits.keepWaiting} data-testid="notice-keep-waiting">
+              {t('notice.keepWaiting')}
+            </button>
+          )}
+          <button type="button" onClick={edits.stopRun} data-testid="notice-stop">
+            {t('notice.stop')}
+          </button>
+        </div>
+      )}
+      {stopped && !slow && (
+        <div className="notice" role="status" data-testid="notice-stopped">
+          <span className="notice-text">{t('notice.stopped')}</span>
+          <button type="button" onClick={edits.runToEnd} data-testid="notice-run-to-end">
+            {t('notice.runToEnd')}
           </button>
         </div>
       )}

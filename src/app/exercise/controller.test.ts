@@ -28,6 +28,8 @@ const client: LabClient = {
   mode: 'in-thread',
   dispose() {},
   prefetch() {},
+  keepWaiting() {},
+  stop() {},
   async run(input) {
     return { kind: 'result', result: labView(runLab(input)), ms: 1 };
   },

@@ -62,10 +62,17 @@ export const UI_EN = {
   'notice.badLink.unknown-scenario':
     'This share link names a scenario the lab does not have; the lab opened normally.',
   'notice.dismiss': 'Dismiss',
+  'notice.slow':
+    'Still simulating: a big cluster takes longer, more so on a busy machine. The last result stays on screen meanwhile.',
+  'notice.waiting': 'Still simulating; the answer appears when it is ready.',
+  'notice.keepWaiting': 'Keep waiting',
+  'notice.stop': 'Stop',
+  'notice.stopped':
+    'The simulation was stopped before it finished; the manifests are not at fault. The diagram shows the last result.',
+  'notice.runToEnd': 'Run it to the end',
   'status.running': 'Simulating…',
   'status.ms': 'simulated in {ms} ms',
-  'status.timeout':
-    'The simulation took too long and was stopped ({message}). Simplify the manifests or try again.',
+  'status.timeout': 'The simulation was stopped before it finished.',
   'status.crash':
     'The simulation stopped unexpectedly ({message}). It was restarted; edit to try again.',
   'status.exception': 'The simulation failed: {message}',
@@ -246,6 +253,7 @@ export const UI_EN = {
   'diagram.zoomIn': 'Zoom in',
   'diagram.zoomOut': 'Zoom out',
   'diagram.stale': 'Last valid result: fix the YAML to update',
+  'diagram.staleRun': 'Last result: the newest simulation did not finish',
   'diagram.empty': 'Nothing to draw yet.',
   'diagram.follow': 'Follow the packet',
   'diagram.overview': 'Whole cluster',

@@ -44,11 +44,17 @@ export interface EditChoices {
   openAside(i: number): void;
   discardAside(i: number): void;
   dismissNote(): void;
+  /** A slow run: wait for its answer, however long it takes. */
+  keepWaiting(): void;
+  /** A slow run: stop it (the last result stays on screen). */
+  stopRun(): void;
+  /** A run stopped for time: run it again, to its end. */
+  runToEnd(): void;
 }
 
 export interface LabController {
-  /** Runs now (no debounce): first load, tests. */
-  runNow(): Promise<void>;
+  /** Runs now (no debounce): first load, tests. `noLimit`: the user asked to wait for the end. */
+  runNow(opts?: { noLimit?: boolean }): Promise<void>;
   /** Writes a pending edit now (the page is going away). */
   flush(): void;
   readonly edits: EditChoices;
@@ -132,13 +138,14 @@ export function createLabController(
     return stored.good ?? s.original;
   };
 
-  const runNow = async () => {
+  const runNow = async ({ noLimit = false } = {}) => {
     if (timer) clearTimeout(timer);
     timer = null;
     const s = store.getState();
     const input = inputOf(s);
     if (!input) return;
     a.setRunning(true);
+    a.setSlow(null);
     const fallback = fallbackOf(s);
     if (fallback !== null) {
       const f = inputOf(s, fallback);
@@ -149,9 +156,10 @@ export function createLabController(
     }
     // Marks for the speed figures (e2e/perf.spec.ts): run start to redraw.
     performance.mark('hookpath:run-start');
-    const o = await client.run(input);
+    const o = await client.run(input, { noLimit, onSlow: () => a.setSlow('asked') });
     performance.mark('hookpath:result');
     if (disposed) return;
+    if (o.kind !== 'cancelled') a.setSlow(null);
     a.receive(o);
     if (o.kind !== 'result') return;
     const now = store.getState();
@@ -336,6 +344,16 @@ export function createLabController(
     },
     dismissNote() {
       a.setNote(null);
+    },
+    keepWaiting() {
+      client.keepWaiting();
+      if (store.getState().slow) a.setSlow('waiting');
+    },
+    stopRun() {
+      client.stop();
+    },
+    runToEnd() {
+      void runNow({ noLimit: true });
     },
   };
 

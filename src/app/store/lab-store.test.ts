@@ -6,6 +6,8 @@ import { loadEdit } from './persist.ts';
 import { brokenResult, podResult, sshdResult } from '../testing/lab-fixtures.ts';
 import { MemoryStorage, fakeClient } from '../testing/fake-client.ts';
 import { readScenario } from '../scenario/entry.ts';
+import type { LabClient } from '../worker/client.ts';
+import type { RunOutcome } from '../worker/protocol.ts';
 
 const SCENARIO = `title: { en: VIP 22, zh: VIP 22 }
 description: { en: d, zh: d }
@@ -128,6 +130,63 @@ describe('lab controller', () => {
     await tick(200);
     expect(s.getState().playing).toBe(false);
     expect(s.getState().doc.step).toBe(stepsOf(s.getState()).length - 1);
+    c.dispose();
+  });
+});
+
+describe('a slow simulation', () => {
+  /** A client whose runs wait for the test: it reports them slow and answers when told. */
+  function slowClient() {
+    const calls: { noLimit: boolean; answer: (o: RunOutcome) => void }[] = [];
+    const log: string[] = [];
+    const client: LabClient = {
+      ...fakeClient(),
+      run: (_input, opts = {}) =>
+        new Promise<RunOutcome>((answer) => {
+          calls.push({ noLimit: opts.noLimit ?? false, answer });
+          opts.onSlow?.();
+        }),
+      keepWaiting: () => void log.push('wait'),
+      stop: () => {
+        log.push('stop');
+        calls.at(-1)?.answer({ kind: 'error', reason: 'timeout', message: 'stopped after 9 s' });
+      },
+    };
+    return { client, calls, log };
+  }
+
+  it('asks whether to wait; waiting, then the answer, clears the question', async () => {
+    const s = createLabStore();
+    s.actions.loadScenario(entry);
+    const { client, calls, log } = slowClient();
+    const c = createLabController(s, client, { debounceMs: 0 });
+    const done = c.runNow();
+    expect(s.getState().slow).toBe('asked');
+    c.edits.keepWaiting();
+    expect(log).toEqual(['wait']);
+    expect(s.getState().slow).toBe('waiting');
+    calls[0]?.answer({ kind: 'result', result: podResult(), ms: 9000 });
+    await done;
+    expect(s.getState().slow).toBeNull();
+    expect(s.getState().result?.runs[0]?.outcome.kind).toBe('answered');
+    c.dispose();
+  });
+
+  it('stopped: says so without blaming the manifests, and runs it again to the end', async () => {
+    const s = createLabStore();
+    s.actions.loadScenario(entry);
+    s.actions.receive({ kind: 'result', result: sshdResult(), ms: 1 });
+    const { client, calls } = slowClient();
+    const c = createLabController(s, client, { debounceMs: 0 });
+    const done = c.runNow();
+    c.edits.stopRun();
+    await done;
+    expect(s.getState()).toMatchObject({ slow: null, failure: { reason: 'timeout' } });
+    // The last result stays; the diagram marks it as not the newest.
+    expect(s.getState().result?.runs[0]?.outcome.kind).toBe('answered');
+    c.edits.runToEnd();
+    await tick();
+    expect(calls.at(-1)?.noLimit).toBe(true);
     c.dispose();
   });
 });

@@ -50,6 +50,11 @@ export interface LabState {
     readonly message: string;
   } | null;
   readonly lastMs: number | null;
+  /**
+   * The run in flight passed the time limit: `asked`, the lab asks whether to wait; `waiting`,
+   * the user chose to wait for it.
+   */
+  readonly slow: 'asked' | 'waiting' | null;
   readonly playing: boolean;
   readonly speed: number;
   readonly hideMisses: boolean;
@@ -83,6 +88,7 @@ export interface LabActions {
    */
   receive(o: RunOutcome, fallback?: boolean): void;
   setRunning(on: boolean): void;
+  setSlow(slow: LabState['slow']): void;
   setConflict(c: EditConflict | null): void;
   setAside(list: readonly AsideEntry[]): void;
   setStorageFailure(f: SaveFailure | null): void;
@@ -132,6 +138,7 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
     running: false,
     failure: null,
     lastMs: null,
+    slow: null,
     playing: false,
     speed: 1,
     hideMisses: true,
@@ -224,6 +231,9 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
     },
     setRunning(on) {
       store.setState({ running: on });
+    },
+    setSlow(slow) {
+      if (get().slow !== slow) store.setState({ slow });
     },
     setConflict(conflict) {
       store.setState({ conflict });

@@ -16,6 +16,8 @@ export function fakeClient(): LabClient & { inputs: RunInput[] } {
     mode: 'worker',
     dispose() {},
     prefetch() {},
+    keepWaiting() {},
+    stop() {},
     async check() {
       return { kind: 'cancelled' };
     },

@@ -14,7 +14,7 @@ class FakeWorker implements WorkerLike {
   private handler;
   constructor(
     runLab: RunView,
-    private mode: 'ok' | 'hang' | 'crash',
+    private mode: 'ok' | 'hang' | 'crash' | 'slow',
     check?: CheckExercise,
   ) {
     this.handler = createLabHandler(
@@ -29,6 +29,8 @@ class FakeWorker implements WorkerLike {
   postMessage(msg: WorkerRequest) {
     this.received.push(msg);
     if (this.mode === 'hang') return;
+    // A big cluster: the answer comes, later than the time limit.
+    if (this.mode === 'slow') return void setTimeout(() => this.handler.receive(msg), 120);
     if (this.mode === 'crash' && msg.type === 'run') {
       setTimeout(() => this.onerror?.(new Event('error')), 1);
       return;
@@ -70,7 +72,7 @@ describe('lab client', () => {
     expect(workers[0]?.received.map((m) => m.type)).toEqual(['run', 'cancel', 'run']);
   });
 
-  it('stops a run past the time limit and starts a fresh worker for the next one', async () => {
+  it('says a run is slow, and stops it past the hard limit when nobody chose to wait', async () => {
     const workers: FakeWorker[] = [];
     let hang = true;
     const client = createLabClient({
@@ -79,14 +81,51 @@ describe('lab client', () => {
         return workers.at(-1) ?? null;
       },
       loadInThread: async () => runLab,
-      timeoutMs: 30,
+      timeoutMs: 20,
+      hardTimeoutMs: 60,
     });
-    const o = await client.run(input);
+    let slow = 0;
+    const o = await client.run(input, { onSlow: () => slow++ });
+    expect(slow).toBe(1);
     expect(o).toMatchObject({ kind: 'error', reason: 'timeout' });
+    expect(o.kind === 'error' && o.message).toMatch(/^stopped after \d+ s$/);
     expect(workers[0]?.terminated).toBe(true);
     hang = false;
     expect((await client.run(input)).kind).toBe('result');
     expect(client.starts).toBe(2);
+  });
+
+  it('gets the answer of a slow run the user chose to wait for', async () => {
+    const client = createLabClient({
+      createWorker: () => new FakeWorker(runLab, 'slow'),
+      loadInThread: async () => runLab,
+      timeoutMs: 20,
+      hardTimeoutMs: 60,
+    });
+    const o = await client.run(input, { onSlow: () => client.keepWaiting() });
+    expect(o.kind).toBe('result');
+  });
+
+  it('runs to the end a run asked to have no limit', async () => {
+    const client = createLabClient({
+      createWorker: () => new FakeWorker(runLab, 'slow'),
+      loadInThread: async () => runLab,
+      timeoutMs: 20,
+      hardTimeoutMs: 60,
+    });
+    expect((await client.run(input, { noLimit: true })).kind).toBe('result');
+  });
+
+  it('stops a slow run when the user says so', async () => {
+    const workers: FakeWorker[] = [];
+    const client = createLabClient({
+      createWorker: () => (workers.push(new FakeWorker(runLab, 'hang')), workers.at(-1) ?? null),
+      loadInThread: async () => runLab,
+      timeoutMs: 20,
+    });
+    const o = await client.run(input, { onSlow: () => client.stop() });
+    expect(o).toMatchObject({ kind: 'error', reason: 'timeout' });
+    expect(workers[0]?.terminated).toBe(true);
   });
 
   it('restarts a worker that dies and retries the run once', async () => {

@@ -1,8 +1,12 @@
 /**
  * Main-thread side of the simulation worker: one run in flight per lab, newer runs cancel older
- * ones, a time limit kills a run that hangs (the worker is terminated and started afresh), a
- * worker that dies is restarted and the run retried once, and without Worker support the same
- * handler runs in this thread.
+ * ones, a worker that dies is restarted and the run retried once, and without Worker support the
+ * same handler runs in this thread.
+ *
+ * Time: a run past `timeoutMs` is reported slow (the lab offers to keep waiting or to stop it); a
+ * big valid cluster may need longer on a slow machine, so it is not killed then. Only past
+ * `hardTimeoutMs` is a run nobody chose to wait for ended (the worker is terminated and started
+ * afresh): what protects an embedded lab from a run that never ends.
  */
 import { checkRequest, runRequest } from './handler.ts';
 import { fromWire } from './view.ts';
@@ -32,11 +36,25 @@ export interface LabClientOptions {
   loadInThread: () => Promise<RunView>;
   /** Loads the exercise checker for the in-thread fallback. */
   loadCheckInThread?: () => Promise<CheckExercise>;
+  /** When a run is reported slow. */
   timeoutMs?: number;
+  /** When a slow run nobody chose to wait for is stopped. */
+  hardTimeoutMs?: number;
+}
+
+export interface RunOptions {
+  /** The run passed `timeoutMs` and goes on. */
+  readonly onSlow?: () => void;
+  /** No hard limit: the user asked to run it to the end. */
+  readonly noLimit?: boolean;
 }
 
 export interface LabClient {
-  run(input: RunInput): Promise<RunOutcome>;
+  run(input: RunInput, opts?: RunOptions): Promise<RunOutcome>;
+  /** The slow run goes on without a limit (the user chose to wait). */
+  keepWaiting(): void;
+  /** Ends the run in flight now (the user stopped a slow run): it answers `timeout`. */
+  stop(): void;
   /**
    * Starts a run before anyone asks (at boot, before the app has loaded); the first `run` with
    * the same input gets its answer instead of starting again.
@@ -54,12 +72,15 @@ interface Pending {
   readonly id: number;
   readonly input: RunInput;
   readonly resolve: (o: RunOutcome) => void;
+  readonly opts: RunOptions;
   timer: ReturnType<typeof setTimeout> | null;
   retried: boolean;
+  started: number;
 }
 
 export function createLabClient(opts: LabClientOptions): LabClient {
   const timeoutMs = opts.timeoutMs ?? 5000;
+  const hardTimeoutMs = Math.max(opts.hardTimeoutMs ?? 60_000, timeoutMs);
   let worker: WorkerLike | null = null;
   let inThread = false;
   let starts = 0;
@@ -156,22 +177,28 @@ export function createLabClient(opts: LabClientOptions): LabClient {
       return;
     }
     if (p.timer) clearTimeout(p.timer);
+    p.started = Date.now();
     p.timer = setTimeout(() => {
-      // runLab is synchronous: the only way to stop it is to end the worker.
-      kill();
-      settle(p, {
-        kind: 'error',
-        reason: 'timeout',
-        message: `the simulation took longer than ${timeoutMs / 1000} s`,
-      });
+      p.timer = p.opts.noLimit ? null : setTimeout(() => end(p), hardTimeoutMs - timeoutMs);
+      p.opts.onSlow?.();
     }, timeoutMs);
     w.postMessage({ type: 'run', id: p.id, input: p.input });
+  };
+
+  /** runLab is synchronous: the only way to stop it is to end the worker. */
+  const end = (p: Pending) => {
+    kill();
+    settle(p, {
+      kind: 'error',
+      reason: 'timeout',
+      message: `stopped after ${Math.round((Date.now() - p.started) / 1000)} s`,
+    });
   };
 
   const keyOf = (i: RunInput) =>
     JSON.stringify([i.scenario, i.manifests ?? null, i.variant ?? null, i.path ?? null]);
 
-  const run = (input: RunInput): Promise<RunOutcome> => {
+  const run = (input: RunInput, runOpts: RunOptions = {}): Promise<RunOutcome> => {
     const p = primed;
     primed = null;
     if (p && p.key === keyOf(input)) return p.promise;
@@ -181,7 +208,15 @@ export function createLabClient(opts: LabClientOptions): LabClient {
       settle(old, { kind: 'cancelled' });
     }
     return new Promise<RunOutcome>((resolve) => {
-      const next: Pending = { id: nextId++, input, resolve, timer: null, retried: false };
+      const next: Pending = {
+        id: nextId++,
+        input,
+        resolve,
+        opts: runOpts,
+        timer: null,
+        retried: false,
+        started: Date.now(),
+      };
       pending = next;
       send(next);
     });
@@ -224,6 +259,16 @@ export function createLabClient(opts: LabClientOptions): LabClient {
 
   return {
     run,
+    keepWaiting() {
+      const p = pending;
+      if (!p?.timer || !worker) return;
+      clearTimeout(p.timer);
+      p.timer = null;
+    },
+    stop() {
+      const p = pending;
+      if (p && worker) end(p);
+    },
     check,
     prefetch(input) {
       const promise = run(input);
