@@ -1,35 +1,84 @@
 /**
- * Issue 12 figures: re-simulation after an edit at 1,000 and 5,000 Services (runLab, as the
- * worker runs it), the cold first run, and `hookpath run` on a 5,000-Service scenario as a whole
- * process (with the start-up of node + tsx alone, measured apart).
+ * Issue 12 figures: the lab's worker on big clusters (a cold first run in a fresh process,
+ * re-simulation after an edit) and `hookpath run` on a 5,000-Service scenario as a whole process,
+ * with the CLI's start-up alone. Whole processes alternate and print median and spread; the load
+ * average is printed first, since the machine may be shared.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLab } from '../cluster/lab.ts';
 import { bigManifests } from './big-manifests.ts';
 
 const SCENARIO = 'scenarios/vip22-sshd-or-service.yaml';
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const COLD = 'node_modules/.cache/hookpath-bench-cold/cold-lab.js';
+const CLI = 'dist-cli/main.js';
+const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+const median = (xs: number[]) => sorted(xs)[Math.floor(xs.length / 2)] as number;
+const spread = (xs: number[]) =>
+  `${Math.round(sorted(xs)[0] as number)}-${Math.round(sorted(xs)[xs.length - 1] as number)}`;
+
+/** Edits a user makes: a label (the rules stay), a port (one Service's rules change). */
+function edited(text: string, i: number): string {
+  return i % 2
+    ? text.replace('name: svc-7\n', `name: svc-7\n  labels: { edit: "${i}" }\n`)
+    : text.replace(
+        'name: svc-7\nspec:\n  selector: { app: app-7 }\n  ports:\n    - { name: http, port: 80,',
+        `name: svc-7\nspec:\n  selector: { app: app-7 }\n  ports:\n    - { name: http, port: ${8000 + i},`,
+      );
+}
 
 function editFigures(services: number, budget: number): void {
   const scenario = readFileSync(SCENARIO, 'utf8');
   const text = bigManifests(services, 1);
-  let t0 = performance.now();
   const first = runLab({ scenario, manifests: text, validate: false });
-  const cold = performance.now() - t0;
   if (!first.ok) throw new Error(first.diagnostics[0]?.message);
   const times: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const edited = text.replace('name: svc-7\n', `name: svc-7\n  labels: { edit: "${i}" }\n`);
-    t0 = performance.now();
-    runLab({ scenario, manifests: edited, validate: false });
+  for (let i = 1; i <= 7; i++) {
+    const next = edited(text, i);
+    if (next === text) throw new Error('the bench edit did not apply');
+    const t0 = performance.now();
+    runLab({ scenario, manifests: next, validate: false });
     times.push(performance.now() - t0);
   }
   console.log(
-    `re-simulation after an edit, ${services} Services: median ${median(times).toFixed(0)} ms (runs: ${times.map((t) => t.toFixed(0)).join(', ')}; cold first run ${cold.toFixed(0)} ms)   budget ${budget} ms`,
+    `re-simulation after an edit, ${services} Services: median ${median(times).toFixed(0)} ms (${spread(times)} over ${times.length} edits)   budget ${budget} ms`,
   );
+}
+
+/** Runs `node args` n times per variant, alternating; wall times. */
+function alternate(variants: string[][], n: number): number[][] {
+  const out = variants.map(() => [] as number[]);
+  for (let i = 0; i < n; i++)
+    variants.forEach((args, k) => {
+      const t0 = performance.now();
+      execFileSync('node', args, { stdio: 'pipe', timeout: 120_000 });
+      (out[k] as number[]).push(performance.now() - t0);
+    });
+  return out;
+}
+
+function coldFigures(): void {
+  for (const [s, r, budget] of [
+    [5000, 1, 1500],
+    [400, 100, 8000],
+  ] as const) {
+    const runs: { ms: number; cloneMs: number; bytes: number }[] = [];
+    for (let i = 0; i < 3; i++)
+      runs.push(
+        JSON.parse(
+          execFileSync('node', [COLD, String(s), String(r)], {
+            encoding: 'utf8',
+            timeout: 120_000,
+          }),
+        ),
+      );
+    const ms = runs.map((x) => x.ms);
+    console.log(
+      `cold first run in a fresh worker-like process, ${s} Services x ${r}: median ${median(ms).toFixed(0)} ms (${spread(ms)}), result sent to the page ${((runs[0]?.bytes ?? 0) / 1e6).toFixed(2)} MB as JSON, clone ${median(runs.map((x) => x.cloneMs)).toFixed(0)} ms   budget ${budget} ms`,
+    );
+  }
 }
 
 function cliFigures(services: number): void {
@@ -48,23 +97,26 @@ function cliFigures(services: number): void {
       'probes:\n  - { name: node ip, from: client/laptop, to: node/cp-1:22, expect: { answeredBy: node/cp-1/sshd } }\n',
     );
   writeFileSync(file, text);
-  const time = (args: string[]) => {
-    const t0 = performance.now();
-    try {
-      execFileSync('node', args, { stdio: 'pipe', timeout: 120_000 });
-    } catch (e) {
-      console.log(`  (${args.join(' ')} failed: ${(e as Error).message.split('\n')[0]})`);
-    }
-    return performance.now() - t0;
-  };
-  const startup = time(['--import', 'tsx', '-e', '0']);
-  const run = time(['src/cli/bin.mjs', 'run', file]);
+  const [node, help, tsx] = alternate(
+    [['-e', '0'], [CLI, 'help'], ['--import', 'tsx', '-e', '0']],
+    7,
+  ) as number[][];
   console.log(
-    `hookpath run on a ${services}-Service scenario: ${run.toFixed(0)} ms as a whole process, of which ~${startup.toFixed(0)} ms is node + tsx start-up alone   budget 2000 ms`,
+    `CLI start-up (hookpath help, prebuilt): median ${median(help as number[]).toFixed(0)} ms (${spread(help as number[])}); node alone ${median(node as number[]).toFixed(0)} ms, node + tsx ${median(tsx as number[]).toFixed(0)} ms   budget 300 ms`,
+  );
+  const [run] = alternate([['src/cli/bin.mjs', 'run', file]], 5) as number[][];
+  console.log(
+    `hookpath run on a ${services}-Service scenario (${(text.length / 1e6).toFixed(1)} MB), whole process: median ${median(run as number[]).toFixed(0)} ms (${spread(run as number[])})   budget 2000 ms`,
   );
 }
 
 export function benchLabEdits(): void {
+  console.log(
+    `load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} on ${cpus().length} cores`,
+  );
+  coldFigures();
   editFigures(1000, 300);
   editFigures(5000, 1000);
   cliFigures(5000);
