@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EditorProps } from './types.ts';
 
@@ -58,11 +58,13 @@ export function PlainEditor(props: PlainEditorProps) {
 function TooLong({ value, standIn, onFullEditor, onDownload, label }: PlainEditorProps) {
   const { t } = useTranslation();
   const first = useRef<HTMLButtonElement>(null);
-  const lines = countLines(value);
+  // Counted once per text, not on every render the lab's status causes.
+  const { lines, preview } = useMemo(() => {
+    let end = 0;
+    for (let i = 0; i < PREVIEW_LINES && end >= 0; i++) end = value.indexOf('\n', end + 1);
+    return { lines: countLines(value), preview: end < 0 ? value : value.slice(0, end) };
+  }, [value]);
   const size = sizeText(value.length);
-  let end = 0;
-  for (let i = 0; i < PREVIEW_LINES && end >= 0; i++) end = value.indexOf('\n', end + 1);
-  const preview = end < 0 ? value : value.slice(0, end);
   useEffect(() => {
     // The textarea that had the focus (a paste) is gone: the next thing to do takes it.
     if (document.activeElement === document.body) first.current?.focus();
