@@ -13,21 +13,22 @@ import { partialNote } from '../model/verdict.ts';
 import { readScenario } from '../scenario/entry.ts';
 import { createLabStore } from '../store/lab-store.ts';
 import { podResult } from '../testing/lab-fixtures.ts';
+import { labView, type LabView } from '../worker/view.ts';
 import { LabProvider } from './context.tsx';
 import { VerdictBanner } from './VerdictBanner.tsx';
 
 /** Ten coin flips in cp-1's raw table: 1,024 branches, twice the limit. */
-function partialResult() {
+function partialResult(): LabView {
   const flips = Array.from(
     { length: 10 },
     () => '        -A PREROUTING -m statistic --mode random --probability 0.5',
   ).join('\n');
-  return runLab({
-    scenario: miniWith('        -A PREROUTING -p tcp --dport 22 -j ACCEPT', flips),
-  });
+  return labView(
+    runLab({ scenario: miniWith('        -A PREROUTING -p tcp --dport 22 -j ACCEPT', flips) }),
+  );
 }
 
-function show(result: ReturnType<typeof runLab>, lang: 'en' | 'zh' = 'en') {
+function show(result: LabView, lang: 'en' | 'zh' = 'en') {
   const store = createLabStore();
   store.actions.loadScenario(readScenario('s', 'title: { en: S, zh: S }\nmanifests: "a: 1"\n'));
   store.actions.receive({ kind: 'result', result, ms: 1 });

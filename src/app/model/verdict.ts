@@ -128,7 +128,9 @@ function share(p: number): string {
  * When the lab stopped following branches at a limit: what the shown outcomes cover and what was
  * not computed, so the shares read as lower bounds instead of a split that does not add up.
  */
-export function partialNote(result: LabResult): { note: Sentence; limit: Sentence } | null {
+export function partialNote(
+  result: Pick<LabResult, 'partial'>,
+): { note: Sentence; limit: Sentence } | null {
   const part = result.partial;
   if (!part) return null;
   return {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { readPlainYaml } from './plain-yaml.ts';
-import { splitStream } from './yaml-source.ts';
+import { parseStream, splitStream } from './yaml-source.ts';
 import { bigManifests } from '../../bench/big-manifests.ts';
 
 /** What `yaml` makes of one piece: its value, or `undefined` when it has problems or no document. */
@@ -258,6 +258,20 @@ describe('the fast YAML reader', () => {
       '---x: 1\n',
     ])
       expect(readPlainYaml(text), text).toBeUndefined();
+  });
+
+  it('declines nesting past the limit, so yaml reports it where it happens', () => {
+    const flow = (n: number) => `a: ${'['.repeat(n)}1${']'.repeat(n)}\n`;
+    const block = (n: number) =>
+      Array.from({ length: n }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n') + ' 1\n';
+    for (const deep of [flow, block]) {
+      expect(agrees(deep(99))).toBe(true);
+      expect(readPlainYaml(deep(101))).toBeUndefined();
+      // 100,000 brackets: no stack overflow, and the lab's own limit answers with a position.
+      const problems = parseStream(deep === flow ? flow(100_000) : block(300)).problems;
+      expect(problems[0]?.message).toMatch(/^collections nest more than 100 levels deep here/);
+      expect(problems[0]?.span.line).toBe(deep === flow ? 1 : 101);
+    }
   });
 
   it('gives yaml values for tricky scalars', () => {

@@ -65,11 +65,22 @@ interface Line {
 
 class PlainReader {
   private i = 0;
+  /** Collections open around the one being read (block and flow alike). */
+  private depth = 0;
 
   constructor(
     private readonly s: string,
     private readonly lines: Line[],
+    /** Deeper than this is `yaml`'s to read, which reports it where it happens. */
+    private readonly maxDepth: number,
   ) {}
+
+  private nest<T>(read: () => T): T {
+    if (++this.depth > this.maxDepth) throw DECLINE;
+    const v = read();
+    this.depth--;
+    return v;
+  }
 
   read(): unknown {
     const first = this.lines[0];
@@ -94,8 +105,8 @@ class PlainReader {
   /** The block node that starts at the current line, at that line's indentation. */
   private node(): unknown {
     const l = this.cur as Line;
-    if (this.isItem(l)) return this.list(l.indent);
-    if (this.keyEnd(l) >= 0) return this.map(l.indent);
+    if (this.isItem(l)) return this.nest(() => this.list(l.indent));
+    if (this.keyEnd(l) >= 0) return this.nest(() => this.map(l.indent));
     const v = this.inline(l.start, l.end, l.indent);
     this.i++;
     return v;
@@ -139,7 +150,8 @@ class PlainReader {
         this.i++;
         const next = this.cur;
         if (next && next.indent > indent) v = this.node();
-        else if (next && next.indent === indent && this.isItem(next)) v = this.list(indent);
+        else if (next && next.indent === indent && this.isItem(next))
+          v = this.nest(() => this.list(indent));
         else v = null;
       } else {
         v = this.inline(p, l.end, indent);
@@ -214,7 +226,7 @@ class PlainReader {
     let p: number;
     if (c === 124 || c === 62) return this.blockScalar(a, end, parent);
     if (c === 123 || c === 91) {
-      const r = this.flow(a, end);
+      const r = this.nest(() => this.flow(a, end));
       v = r.value;
       p = r.end;
     } else if (c === 34 || c === 39) {
@@ -321,7 +333,7 @@ class PlainReader {
   private flowItem(a: number, end: number): { value: unknown; end: number } {
     const s = this.s;
     const c = s.charCodeAt(a);
-    if (c === 123 || c === 91) return this.flow(a, end);
+    if (c === 123 || c === 91) return this.nest(() => this.flow(a, end));
     if (c === 34 || c === 39) {
       const e = this.quotedEnd(a, end);
       return { value: this.quoted(a, e), end: e };
@@ -436,11 +448,11 @@ function linesOf(s: string): Line[] | undefined {
  * The value of a one-document piece in the plain shape, or `undefined` when `yaml` must read it
  * (including pieces with no content, whose document count `yaml` decides).
  */
-export function readPlainYaml(text: string): unknown {
+export function readPlainYaml(text: string, maxDepth = 100): unknown {
   const lines = linesOf(text);
   if (!lines?.length) return undefined;
   try {
-    return new PlainReader(text, lines).read();
+    return new PlainReader(text, lines, maxDepth).read();
   } catch (e) {
     if (e === DECLINE) return undefined;
     throw e;

@@ -170,10 +170,10 @@ function deepFreeze(v: unknown): void {
 }
 
 function parsePiece(text: string): ParsedPiece {
-  const plain = readPlainYaml(text);
+  const plain = readPlainYaml(text, YAML_LIMITS.maxDepth);
   if (plain !== undefined) {
     // Positions are only needed for a problem: `yaml` composes the piece then, once. The plain
-    // document is plain block YAML, which composing reads within the limits.
+    // reader declined anything nested past the limit, so composing it stays within the limits.
     let composed: Composed | null = null;
     const compose = () => {
       if (!composed) {
