@@ -3,9 +3,37 @@
  * through tsx, the CLI spent ~0.7 s compiling TypeScript before doing anything. Everything is
  * bundled (no module resolution at start-up), and `yaml` is its browser build, the one the lab's
  * worker runs: the Node build reads `process.env` once per YAML token.
+ *
+ * Beside it, `dist-cli/sources.json` lists every file of this repository the bundle was made from
+ * with a hash of its content; `src/cli/bin.mjs` runs the bundle only while they all still match.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { ALSO_HASHED, hashFiles, sha1 } from './src/cli/bundle-fresh.mjs';
+
+const root = fileURLToPath(new URL('./', import.meta.url));
+
+function listSources(): Plugin {
+  let sources: string[] = [];
+  return {
+    name: 'hookpath-cli-sources',
+    generateBundle() {
+      sources = [...this.getModuleIds()]
+        .filter(
+          (id) => !id.startsWith('\0') && id.startsWith(root) && !id.includes('/node_modules/'),
+        )
+        .map((id) => relative(root, id.split('?')[0] ?? id));
+    },
+    writeBundle(options) {
+      const dir = options.dir ?? 'dist-cli';
+      const files = hashFiles(root, [...new Set([...sources, ...ALSO_HASHED])].sort());
+      const bundle = sha1(readFileSync(`${dir}/main.js`));
+      writeFileSync(`${dir}/sources.json`, `${JSON.stringify({ bundle, files }, null, 1)}\n`);
+    },
+  };
+}
 
 export default defineConfig({
   resolve: {
@@ -18,6 +46,7 @@ export default defineConfig({
       },
     ],
   },
+  plugins: [listSources()],
   ssr: { noExternal: true, target: 'node' },
   build: {
     ssr: 'src/cli/main.ts',
