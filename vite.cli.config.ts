@@ -26,11 +26,19 @@ function listSources(): Plugin {
         )
         .map((id) => relative(root, id.split('?')[0] ?? id));
     },
-    writeBundle(options) {
+    writeBundle(options, bundle) {
+      // Only the CLI's own bundle (the bench builds other entries with this config).
+      const main = Object.values(bundle).find(
+        (c) => c.type === 'chunk' && c.facadeModuleId === `${root}src/cli/main.ts`,
+      );
+      if (!main || main.fileName !== 'main.js') return;
       const dir = options.dir ?? 'dist-cli';
       const files = hashFiles(root, [...new Set([...sources, ...ALSO_HASHED])].sort());
-      const bundle = sha1(readFileSync(`${dir}/main.js`));
-      writeFileSync(`${dir}/sources.json`, `${JSON.stringify({ bundle, files }, null, 1)}\n`);
+      const bundled = sha1(readFileSync(`${dir}/main.js`));
+      writeFileSync(
+        `${dir}/sources.json`,
+        `${JSON.stringify({ bundle: bundled, files }, null, 1)}\n`,
+      );
     },
   };
 }
