@@ -5,7 +5,10 @@
  */
 import type { Page } from '@playwright/test';
 import { LabPage, expect, test } from './fixtures/lab.fixture.ts';
+import { describeTasks, overload, traceMainThread } from './fixtures/main-thread.ts';
+import { MonacoPage } from './fixtures/monaco.ts';
 import { bigManifests } from '../src/bench/big-manifests.ts';
+import { PLAIN_MAX } from '../src/app/editor/PlainEditor.tsx';
 
 test.use({ viewport: { width: 1280, height: 720 }, locale: 'en-US' });
 test.setTimeout(180_000);
@@ -36,11 +39,11 @@ async function paste(page: Page, text: string): Promise<void> {
   }, text);
 }
 
-// The goal is 100 ms and is not met. Measured on the shared 2-core lab machine: 180-620 ms for
-// the paste and the result's arrival (before: 41.6 s and 96 s), and 1.2-3.7 s for a keystroke at
-// 5,000 Services: the browser's own layout of a 135,000-line textarea, which only a virtualised
-// plain editor would avoid. The paste bound guards against the quadratic insertion coming back;
-// keystrokes are printed, not asserted (they depend on the machine's load).
+// The goal is 100 ms. The paste and the result's arrival were 41.6 s and 96 s before issue 12;
+// the bound guards against the quadratic insertion coming back, on a loaded shared machine. A text
+// past PLAIN_MAX is not put in the textarea (its layout alone took 0.3-1.7 s per keystroke at 5,000
+// Services): the pane says so and keystrokes are measured in the full, virtualised editor.
+// Keystroke figures are printed, not asserted (they depend on the machine's load).
 for (const [services, replicas] of [
   [400, 100],
   [5000, 1],
@@ -52,20 +55,39 @@ for (const [services, replicas] of [
     await lab.open();
     await watchLongTasks(page);
     const text = bigManifests(services, replicas);
-    await paste(page, text);
-    // 400 x 100 runs past the worker's time limit: the lab says so and stays usable.
-    await expect(
-      page.getByTestId('path-filter').or(page.getByTestId('status-failure')),
-    ).toBeVisible({ timeout: 120_000 });
-    await page.waitForTimeout(1000);
+    // A Chromium trace of the same time says whose work the long tasks were (the lab's script,
+    // or the browser's layout, paint and garbage collection).
+    const tasks = await traceMainThread(page, async () => {
+      await paste(page, text);
+      // 400 x 100 may run past the worker's time limit: the lab says so and stays usable.
+      await expect(
+        page.getByTestId('path-filter').or(page.getByTestId('status-failure')),
+      ).toBeVisible({ timeout: 120_000 });
+      await page.waitForTimeout(1000);
+    });
     const afterPaste = await longest(page);
-    await watchLongTasks(page);
-    await page.getByTestId('editor-plain').press('End');
+    const tooLong = text.length > PLAIN_MAX;
+    let where = 'the plain editor';
+    if (tooLong) {
+      // Nothing is lost: the lab holds the text, shows its start, and offers the full editor.
+      await expect(page.getByTestId('editor-too-long')).toBeVisible();
+      await expect(page.getByTestId('editor-plain')).toHaveCount(0);
+      await page.getByTestId('editor-open-full').click();
+      const monaco = new MonacoPage(page);
+      await monaco.ready();
+      await page.waitForTimeout(1500);
+      await watchLongTasks(page);
+      await monaco.focusEnd();
+      where = 'the full editor';
+    } else {
+      await watchLongTasks(page);
+      await page.getByTestId('editor-plain').press('End');
+    }
     for (const k of ['#', ' ', 'x']) await page.keyboard.type(k);
     await page.waitForTimeout(1500);
     const afterKeys = await longest(page);
     console.log(
-      `${services} Services x ${replicas}: longest main-thread task during paste + simulation ${afterPaste} ms, during 3 keystrokes ${afterKeys} ms`,
+      `${services} Services x ${replicas} (${(text.length / 1e6).toFixed(2)} MB), load ${overload().toFixed(1)}x the cores: longest main-thread task during paste + simulation ${afterPaste} ms, during 3 keystrokes in ${where} ${afterKeys} ms\n  tasks over 50 ms during paste + simulation (traced):\n    ${describeTasks(tasks)}`,
     );
     await lab.shot(`freeze-${services}x${replicas}`);
     expect(afterPaste).toBeLessThan(3000);
@@ -85,11 +107,20 @@ test('a saved 5,000-Service edit: time to the first diagram', async ({ page }) =
   const first = await page.evaluate(
     () => performance.getEntriesByName('hookpath:drawn')[0]?.startTime ?? -1,
   );
+  // Where the time goes: boot chunk run, app chunk run, run requested, worker answered.
+  const phases = await page.evaluate(() =>
+    ['boot', 'app', 'run-start', 'result']
+      .map(
+        (n) =>
+          `${n} ${Math.round(performance.getEntriesByName(`hookpath:${n}`)[0]?.startTime ?? -1)} ms`,
+      )
+      .join(', '),
+  );
   // When the cold run of the 5,000 Services passed the worker's limit on a loaded machine, the
   // edit never had a good version and the first diagram is the scenario as written (issue 7.5).
   const big = await page.getByTestId('path-filter').isVisible();
   console.log(
-    `saved 5,000-Service edit: first diagram drawn ${Math.round(first)} ms after navigation (${big ? 'the edit' : 'the scenario as written: the edit timed out'})`,
+    `saved 5,000-Service edit, load ${overload().toFixed(1)}x the cores: first diagram drawn ${Math.round(first)} ms after navigation (${phases}; ${big ? 'the edit' : 'the scenario as written: the edit timed out'})`,
   );
   expect(first).toBeGreaterThan(0);
 });
