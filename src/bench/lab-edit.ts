@@ -6,7 +6,7 @@
  * an overloaded machine the wall time is that many times longer than the work).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLab } from '../cluster/lab.ts';
@@ -120,18 +120,21 @@ function cliFigures(services: number): void {
   );
 }
 
-/** `, CPU N ms` of one more `hookpath run` (user + system, from GNU time), where it is installed. */
+/** Prints the process's CPU time (all its threads) as it exits. */
+const CPU_AT_EXIT =
+  'data:text/javascript,process.on("exit",()=>{const c=process.cpuUsage();process.stderr.write(`cpu ${(c.user+c.system)/1000}\\n`)})';
+
+/** `, CPU N ms`: the median CPU time of three more `hookpath run` processes. */
 function cpuOfRun(file: string): string {
-  if (!existsSync('/usr/bin/time')) return '';
   const cpu: number[] = [];
   for (let i = 0; i < 3; i++) {
     const { stderr } = spawnSync(
-      '/usr/bin/time',
-      ['-f', 'cpu %U %S', 'node', 'src/cli/bin.mjs', 'run', file],
+      'node',
+      ['--import', CPU_AT_EXIT, 'src/cli/bin.mjs', 'run', file],
       { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 },
     );
-    const m = /cpu ([\d.]+) ([\d.]+)/.exec(stderr);
-    if (m) cpu.push((Number(m[1]) + Number(m[2])) * 1000);
+    const m = /^cpu ([\d.]+)$/m.exec(stderr);
+    if (m) cpu.push(Number(m[1]));
   }
   return cpu.length ? `, CPU ${median(cpu).toFixed(0)} ms` : '';
 }
