@@ -25,5 +25,7 @@ describe('runLab', () => {
     expect(Object.keys(r.rules)).toEqual(['cp-1']);
     expect(r.rules['cp-1']).toContain('KUBE-SVC-');
     expect(r.runs.map((x) => x.outcome.kind)).toEqual(['answered']);
-  });
+    // A big cluster on purpose: alone it takes a few seconds, the whole suite at once on two
+    // cores several times that.
+  }, 120_000);
 });
