@@ -37,6 +37,9 @@ export function App(props: {
             editor={props.flags.editor}
             embed={props.flags.embed}
             edits={props.lab.edits}
+            editorMode={props.flags.editorMode}
+            params={props.flags.params}
+            notes={props.lab.notes}
           />
         </ExerciseProvider>
       </PrefsProvider>

@@ -207,5 +207,12 @@ export function startingPoint(
         ? saved.text
         : saved.good
       : null;
-  return { entry, restore, extra: { conflict, lastGood }, badLink: pick.badLink, notes, readable: pick.readable };
+  return {
+    entry,
+    restore,
+    extra: { conflict, lastGood },
+    badLink: pick.badLink,
+    notes,
+    readable: pick.readable,
+  };
 }

@@ -12,6 +12,7 @@ import { registerServiceWorker } from './pwa/register.ts';
 import './styles/base.css';
 import './styles/lab.css';
 import './styles/diagram.css';
+import './styles/embed.css';
 
 /** Mounts the lab; `client` is the worker main.tsx already started. */
 export function start(flags: UrlFlags, client: LabClient): void {

@@ -8,7 +8,14 @@ import { usePrefs } from './prefs.tsx';
 // Monaco is big: its own chunk, loaded after the diagram is up. Until then the textarea works.
 const MonacoEditor = lazy(() => import('../editor/MonacoEditor.tsx'));
 
-export function EditorPane({ mode }: { mode: 'monaco' | 'plain' }) {
+export function EditorPane({
+  mode,
+  readOnly = false,
+}: {
+  mode: 'monaco' | 'plain';
+  /** `editor=readonly`: shown, not edited (no reset either). */
+  readOnly?: boolean;
+}) {
   const { t } = useTranslation();
   const { theme } = usePrefs();
   const manifests = useLab((s) => s.doc.manifests);
@@ -34,6 +41,7 @@ export function EditorPane({ mode }: { mode: 'monaco' | 'plain' }) {
     theme,
     label: t('editor.title'),
     reveal,
+    readOnly,
   };
   return (
     <section className="panel editor-pane" data-testid="editor-pane" aria-label={t('editor.title')}>
@@ -45,17 +53,19 @@ export function EditorPane({ mode }: { mode: 'monaco' | 'plain' }) {
           </span>
         )}
         <span className="grow" />
-        <button
-          type="button"
-          className="text"
-          disabled={!edited}
-          data-testid="editor-reset"
-          onClick={() => {
-            if (globalThis.confirm?.(t('editor.resetConfirm')) ?? true) resetManifests();
-          }}
-        >
-          {t('editor.reset')}
-        </button>
+        {!readOnly && (
+          <button
+            type="button"
+            className="text"
+            disabled={!edited}
+            data-testid="editor-reset"
+            onClick={() => {
+              if (globalThis.confirm?.(t('editor.resetConfirm')) ?? true) resetManifests();
+            }}
+          >
+            {t('editor.reset')}
+          </button>
+        )}
       </header>
       <div
         className={`editor-status${stale ? ' stale' : ''}`}

@@ -9,16 +9,11 @@ import type { Lang } from '../i18n/index.ts';
 import { Icon } from './Icon.tsx';
 import { ExerciseLauncher } from '../exercise/ExerciseLauncher.tsx';
 import { useExercises } from '../exercise/context.tsx';
+import { EmbedButton } from '../embed/EmbedDialog.tsx';
 
 const goodOf = (e: EditRecord | null) => (e ? (e.valid ? e.text : e.good) : null);
 
-export function Header({
-  scenarios,
-  embed,
-}: {
-  scenarios: readonly ScenarioEntry[];
-  embed: boolean;
-}) {
+export function Header({ scenarios }: { scenarios: readonly ScenarioEntry[] }) {
   const { t } = useTranslation();
   const { lang, setLang, theme, setTheme } = usePrefs();
   const scenario = useLab((s) => s.scenario);
@@ -76,7 +71,7 @@ export function Header({
           ⤳
         </span>
         <h1 className="name">Hookpath</h1>
-        {!embed && <span className="tagline">{t('app.tagline')}</span>}
+        <span className="tagline">{t('app.tagline')}</span>
       </div>
       <div className="scenario-picker">
         <label>
@@ -117,8 +112,8 @@ export function Header({
         )}
       </div>
       <div className="header-actions">
-        {!embed && <ExerciseLauncher />}
-        {description && !embed && (
+        <ExerciseLauncher />
+        {description && (
           <button
             type="button"
             className="text about"
@@ -130,27 +125,16 @@ export function Header({
             {more ? t('scenario.less') : t('scenario.more')}
           </button>
         )}
-        {embed ? (
-          <a
-            className="button text"
-            href={shareUrl().replace(/[?&]embed(=[^&#]*)?/, '')}
-            target="_blank"
-            rel="noopener"
-            data-testid="open-full"
-          >
-            {t('app.open')} ↗
-          </a>
-        ) : (
-          <button
-            type="button"
-            className="text"
-            onClick={() => void share()}
-            title={t('share.title')}
-            data-testid="share"
-          >
-            <Icon name={copied ? 'check' : 'link'} /> {copied ? t('share.copied') : t('share.copy')}
-          </button>
-        )}
+        <button
+          type="button"
+          className="text"
+          onClick={() => void share()}
+          title={t('share.title')}
+          data-testid="share"
+        >
+          <Icon name={copied ? 'check' : 'link'} /> {copied ? t('share.copied') : t('share.copy')}
+        </button>
+        <EmbedButton />
         <select
           value={lang}
           onChange={(e) => setLang(e.target.value as Lang)}
@@ -171,7 +155,7 @@ export function Header({
           <Icon name={theme === 'dark' ? 'sun' : 'moon'} />
         </button>
       </div>
-      {description && !embed && (
+      {description && (
         <div className={`scenario-about${more ? ' open' : ''}`}>
           <p className="scenario-description" id={descId} data-testid="scenario-description">
             {description}

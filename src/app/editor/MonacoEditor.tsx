@@ -14,6 +14,7 @@ export default function MonacoEditor({
   theme,
   label,
   reveal,
+  readOnly = false,
 }: EditorProps) {
   const { t } = useTranslation();
   const host = useRef<HTMLDivElement>(null);
@@ -42,6 +43,7 @@ export default function MonacoEditor({
       ariaLabel: label,
       renderLineHighlight: 'line',
       quickSuggestions: { other: true, comments: false, strings: true },
+      readOnly,
     });
     ed.current = editor;
     const sub = model.onDidChangeContent(() => onChangeRef.current(model.getValue()));
@@ -62,6 +64,10 @@ export default function MonacoEditor({
     // Only external changes (reset, another scenario): typing already updated the model.
     if (model && model.getValue() !== value) model.setValue(value);
   }, [value]);
+
+  useEffect(() => {
+    ed.current?.updateOptions({ readOnly });
+  }, [readOnly]);
 
   useEffect(() => {
     const monaco = setupMonaco();

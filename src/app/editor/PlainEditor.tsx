@@ -25,7 +25,14 @@ function countLines(text: string): number {
  * it loads. Its line numbers are drawn for the visible lines only, so a 100,000-line manifest does
  * not put 100,000 elements on the page.
  */
-export function PlainEditor({ value, onChange, diagnostics, label, reveal }: EditorProps) {
+export function PlainEditor({
+  value,
+  onChange,
+  diagnostics,
+  label,
+  reveal,
+  readOnly = false,
+}: EditorProps) {
   const ref = useRef<HTMLTextAreaElement>(null);
   const caret = useRef<number | null>(null);
   const [view, setView] = useState({ top: 0, height: 800 });
@@ -83,6 +90,7 @@ export function PlainEditor({ value, onChange, diagnostics, label, reveal }: Edi
         autoCapitalize="off"
         autoComplete="off"
         value={value}
+        readOnly={readOnly}
         onChange={(e) => onChange(e.target.value)}
         onPaste={onPaste}
         onScroll={(e) =>

@@ -1,0 +1,220 @@
+/**
+ * Embeds in a blog post on another origin: embed.js sizes them from their own messages, the
+ * whole diagram and the controls show without scrolling inside, playing scrolls nothing, keys act
+ * only in the embed that has the focus, two embeds run on their own, and "Open in Hookpath" opens
+ * the full lab at the same place.
+ */
+import { SCREENS, expect, test, type EmbedSpec } from './fixtures/embed.fixture.ts';
+
+test.use({ viewport: { width: 1000, height: 800 }, locale: 'en-US' });
+
+const VIP = 'scenario=vip22-sshd-or-service';
+const WIDE: EmbedSpec = { id: 'wide', query: `${VIP}&variant=lb-service`, width: 700 };
+const NARROW: EmbedSpec = { id: 'narrow', query: VIP, width: 400 };
+
+test('embed.js sizes each iframe from its own messages: nothing scrolls inside', async ({
+  embeds,
+}) => {
+  // The host page records the messages it gets (embed.js listens beside it).
+  await embeds.page.addInitScript(() => {
+    if (window !== window.top) return;
+    const got: { source: string; height: number }[] = [];
+    (window as unknown as { got: typeof got }).got = got;
+    addEventListener('message', (e) => {
+      const d = e.data as { type?: string; height?: number };
+      const from = [...document.querySelectorAll('iframe')].find(
+        (f) => f.contentWindow === e.source,
+      );
+      if (d?.type === 'hookpath:resize')
+        got.push({ source: from?.id ?? '?', height: d.height ?? 0 });
+    });
+  });
+  await embeds.open([WIDE, NARROW]);
+  for (const spec of [WIDE, NARROW]) {
+    const frame = embeds.iframe(spec.id);
+    const e = embeds.embed(spec.id);
+    // The last message is what the iframe's height became (the content is taller than 300 px).
+    await expect
+      .poll(async () => {
+        const got = await embeds.page.evaluate(
+          (id) =>
+            (window as unknown as { got: { source: string; height: number }[] }).got
+              .filter((g) => g.source === id)
+              .at(-1)?.height ?? 0,
+          spec.id,
+        );
+        const box = await frame.boundingBox();
+        return got > 400 && Math.abs((box?.height ?? 0) - got) < 1;
+      })
+      .toBe(true);
+    await expect(frame).toHaveAttribute('data-hookpath-height', /^\d+$/);
+    const s = await e.scroll();
+    expect(s.scrollHeight, `${spec.id}: content fits the iframe`).toBeLessThanOrEqual(
+      s.innerHeight,
+    );
+    // The whole diagram, the play control and the explanation are inside the iframe's box.
+    const fb = (await frame.boundingBox())!;
+    for (const part of [e.diagram, e.play, e.frame.getByTestId('step-explain')]) {
+      const b = (await part.boundingBox())!;
+      expect(b.y, spec.id).toBeGreaterThanOrEqual(fb.y);
+      expect(b.y + b.height, spec.id).toBeLessThanOrEqual(fb.y + fb.height + 0.5);
+      expect(b.x + b.width, spec.id).toBeLessThanOrEqual(fb.x + fb.width + 0.5);
+    }
+    // The diagram fills the column's width; the bar stays thin.
+    expect((await e.diagram.boundingBox())!.width).toBeGreaterThan(spec.width - 24);
+    expect((await e.bar.boundingBox())!.height).toBeLessThanOrEqual(48);
+    await expect(e.frame.getByTestId('scenario-picker')).toHaveCount(0);
+    await expect(e.frame.getByTestId('variant-picker')).toHaveCount(0);
+    await expect(e.frame.getByTestId('path-picker')).toHaveCount(0);
+  }
+});
+
+test('Play scrolls neither the host page nor the iframe, sized or not', async ({ embeds }) => {
+  const FIXED: EmbedSpec = { id: 'fixed', query: VIP, width: 700, fixed: 420 };
+  await embeds.open([WIDE, FIXED]);
+  const wide = embeds.embed('wide');
+  // The reader has scrolled partway down the post; the embed is on screen.
+  await embeds.scrollTo('wide', 120);
+  const y0 = await embeds.scrollY();
+  expect(y0).toBeGreaterThan(300);
+  await embeds.page.evaluate(() => {
+    const w = window as unknown as { moved: number };
+    w.moved = 0;
+    addEventListener('scroll', () => w.moved++);
+  });
+  await wide.play.click();
+  await expect.poll(() => wide.step(), { timeout: 10_000 }).toBeGreaterThan(6);
+  expect(await embeds.scrollY()).toBe(y0);
+  expect(await embeds.page.evaluate(() => (window as unknown as { moved: number }).moved)).toBe(0);
+  expect((await wide.scroll()).y).toBe(0);
+  await wide.play.click();
+
+  // Without embed.js the iframe keeps its fixed height and scrolls: playing still moves nothing.
+  // (Played with Space after a click on the title: a click on the Play button below the iframe's
+  // fold would make Playwright scroll the iframe to reach it.)
+  const fixed = embeds.embed('fixed');
+  await embeds.scrollTo('fixed', 60);
+  const y1 = await embeds.scrollY();
+  const inner = await fixed.scroll();
+  expect(inner.scrollHeight).toBeGreaterThan(inner.innerHeight);
+  await fixed.frame.getByTestId('embed-title').click();
+  await embeds.page.keyboard.press('Space');
+  await expect.poll(() => fixed.step(), { timeout: 10_000 }).toBeGreaterThan(6);
+  expect(await embeds.scrollY()).toBe(y1);
+  expect((await fixed.scroll()).y).toBe(0);
+});
+
+test('the wheel over an embed scrolls the post; Ctrl + wheel zooms the diagram', async ({
+  embeds,
+}) => {
+  await embeds.open([WIDE]);
+  const wide = embeds.embed('wide');
+  await embeds.scrollTo('wide', 100);
+  const y0 = await embeds.scrollY();
+  const viewport = wide.frame.locator('g.viewport');
+  const t0 = await viewport.getAttribute('transform');
+  const b = (await wide.diagram.boundingBox())!;
+  await embeds.page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+  await embeds.page.mouse.wheel(0, 300);
+  await expect.poll(() => embeds.scrollY()).toBeGreaterThan(y0 + 100);
+  expect(await viewport.getAttribute('transform')).toBe(t0);
+  const b2 = (await wide.diagram.boundingBox())!;
+  await embeds.page.mouse.move(b2.x + b2.width / 2, b2.y + b2.height / 2);
+  const y1 = await embeds.scrollY();
+  await embeds.page.keyboard.down('Control');
+  await embeds.page.mouse.wheel(0, -200);
+  await embeds.page.keyboard.up('Control');
+  await expect.poll(() => viewport.getAttribute('transform')).not.toBe(t0);
+  expect(await embeds.scrollY()).toBe(y1);
+  await expect(wide.svg).toHaveAttribute('data-camera', 'free');
+});
+
+test('keys act only in the embed that has the focus; two embeds run on their own', async ({
+  embeds,
+}) => {
+  await embeds.open([WIDE, { ...NARROW, id: 'other' }]);
+  const a = embeds.embed('wide');
+  const b = embeds.embed('other');
+  // The host page (slides, say) has the focus: its arrow keys are its own.
+  await embeds.page.locator('h1').click();
+  await embeds.page.keyboard.press('ArrowRight');
+  await embeds.page.keyboard.press('Space');
+  expect(
+    await embeds.page.evaluate(() => (window as unknown as { hostKeys: string[] }).hostKeys),
+  ).toEqual(['ArrowRight', ' ']);
+  expect(await a.step()).toBe(1);
+  expect(await b.step()).toBe(1);
+  // A click in the first embed gives it the focus: now the keys step that embed only.
+  await a.frame.getByTestId('step-explain').click();
+  await embeds.page.keyboard.press('ArrowRight');
+  await embeds.page.keyboard.press('ArrowRight');
+  await expect.poll(() => a.step()).toBe(3);
+  expect(await b.step()).toBe(1);
+  expect(
+    await embeds.page.evaluate(() => (window as unknown as { hostKeys: string[] }).hostKeys),
+  ).toHaveLength(2);
+  // Playing one leaves the other where it is.
+  await b.play.click();
+  await expect.poll(() => b.step(), { timeout: 10_000 }).toBeGreaterThan(3);
+  expect(await a.step()).toBe(3);
+  await b.play.click();
+});
+
+test('verdict=after: the verdict waits for the packet to arrive', async ({ embeds }) => {
+  await embeds.open([{ ...WIDE, query: `${WIDE.query}&verdict=after` }]);
+  const e = embeds.embed('wide');
+  await expect(e.verdictLater).toBeVisible();
+  await expect(e.verdict).toHaveCount(0);
+  await e.frame.getByTestId('step-explain').click();
+  await embeds.page.keyboard.press('ArrowRight');
+  await expect.poll(() => e.step()).toBe(2);
+  await expect(e.verdict).toHaveCount(0);
+  await embeds.page.keyboard.press('End');
+  await expect(e.verdict).toContainText('Answered by pod nettest');
+  // Once arrived, going back keeps the answer on screen.
+  await embeds.page.keyboard.press('Home');
+  await expect.poll(() => e.step()).toBe(1);
+  await expect(e.verdict).toBeVisible();
+});
+
+test('"Open in Hookpath" opens the full lab at the same scenario, variant, path and step', async ({
+  embeds,
+}) => {
+  await embeds.open([
+    { ...WIDE, query: `${WIDE.query}&from=node/cp-1&to=vip:22&step=4&pickers=1` },
+  ]);
+  const e = embeds.embed('wide');
+  await expect.poll(() => e.step()).toBe(4);
+  await e.forward.click();
+  await e.forward.click();
+  await expect.poll(() => e.step()).toBe(6);
+  const packet = await e.frame.getByTestId('packet-label').textContent();
+  const href = (await e.open.getAttribute('href')) ?? '';
+  expect(href.startsWith(embeds.site.url)).toBe(true);
+  expect(href).toContain('from=node/cp-1&to=vip:22&step=6');
+  const [full] = await Promise.all([embeds.page.context().waitForEvent('page'), e.open.click()]);
+  await expect(full.getByTestId('verdict')).toHaveAttribute('data-outcome', /.+/);
+  await expect(full.getByTestId('scenario-picker')).toHaveValue('vip22-sshd-or-service');
+  await expect(full.getByTestId('variant-picker')).toHaveValue('lb-service');
+  await expect(full.getByTestId('path-from')).toHaveValue('node/cp-1');
+  await expect(full.getByTestId('path-to')).toHaveValue('vip:22');
+  await expect(full.getByTestId('step-count')).toHaveAttribute('data-n', '6');
+  await expect(full.getByTestId('packet-label')).toHaveText(packet ?? '');
+  await full.close();
+});
+
+for (const theme of ['light', 'dark'] as const)
+  test(`screenshots at 700 and 400 px, ${theme}`, async ({ embeds }) => {
+    await embeds.page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+    await embeds.open([
+      { ...WIDE, query: `${WIDE.query}&step=9` },
+      { ...NARROW, query: `${VIP}&variant=lb-service&step=9` },
+    ]);
+    for (const id of ['wide', 'narrow']) {
+      const frame = embeds.iframe(id);
+      await expect(embeds.embed(id).frame.locator('html')).toHaveAttribute('data-theme', theme);
+      await expect.poll(() => embeds.embed(id).step()).toBe(9);
+      await frame.scrollIntoViewIfNeeded();
+      await frame.screenshot({ path: `${SCREENS}/embed-${id}-${theme}.png` });
+    }
+  });
