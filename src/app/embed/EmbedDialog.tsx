@@ -145,29 +145,18 @@ function EmbedDialog({ onClose }: { onClose: () => void }) {
             <legend>{t('embedDialog.snippet')}</legend>
             <label>
               <input
-                type="radio"
-                name="embed-script"
+                type="checkbox"
                 checked={script}
-                onChange={() => setScript(true)}
+                onChange={(e) => setScript(e.target.checked)}
                 data-testid="embed-with-script"
               />
               {t('embedDialog.withScript')}
-            </label>
-            <label>
-              <input
-                type="radio"
-                name="embed-script"
-                checked={!script}
-                onChange={() => setScript(false)}
-                data-testid="embed-plain"
-              />
-              {t('embedDialog.plain')}
             </label>
             <textarea
               ref={snippetRef}
               readOnly
               value={snippet}
-              rows={6}
+              rows={5}
               aria-label={t('embedDialog.snippet')}
               spellCheck={false}
               data-testid="embed-snippet"

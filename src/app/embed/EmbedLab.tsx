@@ -44,13 +44,13 @@ export function EmbedLab(p: EmbedLabProps) {
           <EmbedBar params={p.params} />
           <ParamNotes notes={p.notes} />
           <EditNotices />
-          {p.params.pickers !== 'none' && (
-            <div className="embed-pickers" data-testid="embed-pickers">
-              {p.params.pickers === 'all' && <VariantPicker />}
-              <PathPicker />
-            </div>
-          )}
           <main className="embed-main">
+            {p.params.pickers !== 'none' && (
+              <div className="embed-pickers" data-testid="embed-pickers">
+                {p.params.pickers === 'all' && <VariantPicker />}
+                <PathPicker />
+              </div>
+            )}
             <ErrorBoundary label="Diagram">
               <DiagramPanel compact />
             </ErrorBoundary>

@@ -22,22 +22,21 @@ export function EmbedOptionsForm({
       onSubmit={(e) => e.preventDefault()}
       data-testid="embed-options"
     >
-      <fieldset>
-        <legend>{t('embedDialog.step')}</legend>
-        {steps.map((s) => (
-          <label key={s}>
-            <input
-              type="radio"
-              name="embed-step"
-              checked={o.step === s}
-              onChange={() => set({ step: s })}
-              data-testid={`embed-step-${s}`}
-            />
-            {t(`embedDialog.step.${s}`, { n: current ?? '—' })}
-          </label>
-        ))}
-      </fieldset>
       <div className="embed-selects">
+        <label>
+          {t('embedDialog.step')}
+          <select
+            value={o.step}
+            onChange={(e) => set({ step: e.target.value as StepChoice })}
+            data-testid="embed-step"
+          >
+            {steps.map((s) => (
+              <option key={s} value={s}>
+                {t(`embedDialog.step.${s}`, { n: current ?? '—' })}
+              </option>
+            ))}
+          </select>
+        </label>
         <label>
           {t('embedDialog.theme')}
           <select

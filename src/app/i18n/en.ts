@@ -334,8 +334,8 @@ export const UI_EN = {
   'embedDialog.verdictAfter': 'Hide the verdict until the packet arrives',
   'embedDialog.pickers': 'Readers may change the path',
   'embedDialog.snippet': 'Snippet',
-  'embedDialog.withScript': 'With embed.js: the height follows the content',
-  'embedDialog.plain': 'The iframe alone, at the height of the preview',
+  'embedDialog.withScript':
+    'With embed.js, so the height follows the content (without it: the height of the preview)',
   'embedDialog.copy': 'Copy the snippet',
   'embedDialog.copied': 'Copied',
   'embedDialog.copyFailed': 'Copying was not allowed: the snippet is selected, press {key}+C.',
