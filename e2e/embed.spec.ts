@@ -66,6 +66,12 @@ test('embed.js sizes each iframe from its own messages: nothing scrolls inside',
     await expect(e.frame.getByTestId('scenario-picker')).toHaveCount(0);
     await expect(e.frame.getByTestId('variant-picker')).toHaveCount(0);
     await expect(e.frame.getByTestId('path-picker')).toHaveCount(0);
+    // The speed figure: the embed's first diagram, from the iframe's navigation start.
+    const drawn = await (
+      await e.document()
+    ).evaluate(() => performance.getEntriesByName('hookpath:drawn')[0]?.startTime ?? -1);
+    expect(drawn).toBeGreaterThan(0);
+    console.log(`embed ${spec.width} px: first diagram ${Math.round(drawn)} ms after navigation`);
   }
 });
 
@@ -218,3 +224,71 @@ for (const theme of ['light', 'dark'] as const)
       await frame.screenshot({ path: `${SCREENS}/embed-${id}-${theme}.png` });
     }
   });
+
+test("an embed leaves the reader's own work alone: it reads and writes no storage", async ({
+  embeds,
+}) => {
+  const { page, site } = embeds;
+  // Every access an embed's document makes to localStorage is recorded (the full lab's are not).
+  await page.context().addInitScript(() => {
+    if (!new URLSearchParams(location.search).has('embed')) return;
+    const touched: string[] = [];
+    (window as unknown as { touched: string[] }).touched = touched;
+    for (const m of ['getItem', 'setItem', 'removeItem', 'key', 'clear'] as const) {
+      const real = Storage.prototype[m] as (...a: unknown[]) => unknown;
+      (Storage.prototype as unknown as Record<string, unknown>)[m] = function (
+        this: Storage,
+        ...a: unknown[]
+      ) {
+        touched.push(`${m}(${String(a[0] ?? '')})`);
+        return real.apply(this, a);
+      };
+    }
+  });
+  // The reader's own edit in the full lab on the site's origin, saved in this browser.
+  const full = await page.context().newPage();
+  await full.goto(`${site.url}?editor=plain&${VIP}`);
+  const editor = full.getByTestId('editor-plain');
+  await expect(editor).toHaveValue(/apiVersion/);
+  await editor.fill(`${await editor.inputValue()}\n# my own edit\n`);
+  await expect
+    .poll(() => full.evaluate(() => Object.keys(localStorage).filter((k) => k.includes(':edit:'))))
+    .toHaveLength(1);
+  const snapshot = () =>
+    full.evaluate(() =>
+      Object.fromEntries(Object.keys(localStorage).map((k) => [k, localStorage.getItem(k)])),
+    );
+  const before = await snapshot();
+
+  // A post embeds the same scenario twice: read-only manifests, and editable ones.
+  await embeds.open([
+    { id: 'ro', query: `${VIP}&editor=readonly`, width: 700 },
+    { id: 'rw', query: `${VIP}&editor=plain&pickers=1`, width: 400 },
+  ]);
+  const ro = embeds.embed('ro');
+  const rw = embeds.embed('rw');
+  await expect(ro.frame.getByTestId('editor-plain')).not.toHaveValue(/my own edit/);
+  await expect(ro.frame.getByTestId('editor-plain')).toHaveJSProperty('readOnly', true);
+  const rwEditor = rw.frame.getByTestId('editor-plain');
+  await expect(rwEditor).not.toHaveValue(/my own edit/);
+  // The reader edits and plays in one embed: the other embed and the saved work are untouched.
+  await rwEditor.fill(`${await rwEditor.inputValue()}\n# typed in the embed\n`);
+  await expect(rw.frame.getByTestId('edited-badge')).toBeVisible();
+  await rw.frame.getByTestId('path-to').selectOption({ index: 1 });
+  await rw.forward.click();
+  await expect(ro.frame.getByTestId('editor-plain')).not.toHaveValue(/typed in the embed/);
+  await expect(ro.frame.getByTestId('edited-badge')).toHaveCount(0);
+  await page.waitForTimeout(800); // past the lab's save delay
+  for (const id of ['ro', 'rw'])
+    expect(
+      await (
+        await embeds.embed(id).document()
+      ).evaluate(() => (window as unknown as { touched: string[] }).touched),
+      `${id} touched storage`,
+    ).toEqual([]);
+  expect(await snapshot()).toEqual(before);
+  // The full lab heard nothing from the embeds (no "changed in another tab").
+  await expect(full.getByTestId('notice-tab')).toHaveCount(0);
+  await expect(full.getByTestId('editor-plain')).toHaveValue(/my own edit/);
+  await full.close();
+});

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLab } from '../components/context.tsx';
 import { usePrefs } from '../components/prefs.tsx';
@@ -35,12 +36,14 @@ export function EmbedBar({ params }: { params: LinkParams }) {
   const title = scenario?.title[lang] ?? 'Hookpath';
   const v = scenario?.variants.find((x) => x.id === variant) ?? scenario?.variants[0];
   const full = v ? `${title} · ${v.title[lang]}` : title;
+  const id = useId();
   return (
-    <header className="embed-bar" data-testid="embed-bar">
+    // Named by its title: on a page around the iframe, its landmarks stay distinguishable.
+    <header className="embed-bar" aria-labelledby={id} data-testid="embed-bar">
       <span className="logo" aria-hidden="true">
         ⤳
       </span>
-      <h1 className="embed-title" title={full} data-testid="embed-title">
+      <h1 className="embed-title" id={id} title={full} data-testid="embed-title">
         {title}
         {v && <span className="embed-variant"> · {v.title[lang]}</span>}
       </h1>

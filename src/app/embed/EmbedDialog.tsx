@@ -121,7 +121,7 @@ function EmbedDialog({ onClose }: { onClose: () => void }) {
       onClose={onClose}
       data-testid="embed-dialog"
     >
-      <header className="embed-dialog-head">
+      <div className="embed-dialog-head">
         <h2 id={titleId}>{t('embedDialog.title')}</h2>
         <button
           type="button"
@@ -133,7 +133,7 @@ function EmbedDialog({ onClose }: { onClose: () => void }) {
         >
           ✕
         </button>
-      </header>
+      </div>
       <div className="embed-dialog-body">
         <div className="embed-dialog-side">
           <p className="embed-dialog-intro">
@@ -180,7 +180,7 @@ function EmbedDialog({ onClose }: { onClose: () => void }) {
             </div>
           </fieldset>
         </div>
-        <section className="embed-preview-pane" aria-label={t('embedDialog.preview')}>
+        <div className="embed-preview-pane">
           <div className="embed-preview-head">
             <h3>{t('embedDialog.preview')}</h3>
             <div role="radiogroup" aria-label={t('embedDialog.width')} className="segmented">
@@ -203,7 +203,13 @@ function EmbedDialog({ onClose }: { onClose: () => void }) {
               </span>
             )}
           </div>
-          <div className="embed-preview-scroll">
+          {/* Scrolls when the chosen width is wider than the room: focusable for the keyboard. */}
+          <div
+            className="embed-preview-scroll"
+            role="region"
+            aria-label={t('embedDialog.preview')}
+            tabIndex={0}
+          >
             <iframe
               ref={frame}
               src={url}
@@ -212,7 +218,7 @@ function EmbedDialog({ onClose }: { onClose: () => void }) {
               data-testid="embed-preview"
             />
           </div>
-        </section>
+        </div>
       </div>
     </dialog>
   );

@@ -34,36 +34,45 @@ export interface EmbedLabProps {
  * alone (never from the window: the iframe's height is set from it, see useAutoHeight).
  */
 export function EmbedLab(p: EmbedLabProps) {
+  return (
+    <LabProvider store={p.store}>
+      <EditsProvider value={p.edits}>
+        <EmbedLayout {...p} />
+      </EditsProvider>
+    </LabProvider>
+  );
+}
+
+function EmbedLayout(p: EmbedLabProps) {
+  const { t } = useTranslation();
+  const { lang } = usePrefs();
+  const title = useLab((s) => s.scenario?.title[lang] ?? 'Hookpath');
   const root = useRef<HTMLDivElement>(null);
   useShortcuts(root, p.store);
   useAutoHeight(root);
   return (
-    <LabProvider store={p.store}>
-      <EditsProvider value={p.edits}>
-        <div className="lab lab-embed" ref={root} data-testid="lab">
-          <EmbedBar params={p.params} />
-          <ParamNotes notes={p.notes} />
-          <EditNotices />
-          <main className="embed-main">
-            {p.params.pickers !== 'none' && (
-              <div className="embed-pickers" data-testid="embed-pickers">
-                {p.params.pickers === 'all' && <VariantPicker />}
-                <PathPicker />
-              </div>
-            )}
-            <ErrorBoundary label="Diagram">
-              <DiagramPanel compact />
-            </ErrorBoundary>
-            <Controls compact />
-            <StepExplain />
-            <GatedVerdict after={p.params.verdictAfter} />
-            {p.editorMode !== 'hidden' && (
-              <EmbedEditor mode={p.editor} readOnly={p.editorMode === 'readonly'} />
-            )}
-          </main>
-        </div>
-      </EditsProvider>
-    </LabProvider>
+    <div className="lab lab-embed" ref={root} data-testid="lab">
+      <EmbedBar params={p.params} />
+      <ParamNotes notes={p.notes} />
+      <EditNotices />
+      <main className="embed-main" aria-label={t('embed.frameTitle', { title })}>
+        {p.params.pickers !== 'none' && (
+          <div className="embed-pickers" data-testid="embed-pickers">
+            {p.params.pickers === 'all' && <VariantPicker />}
+            <PathPicker />
+          </div>
+        )}
+        <ErrorBoundary label="Diagram">
+          <DiagramPanel compact />
+        </ErrorBoundary>
+        <Controls compact />
+        <StepExplain label={`${t('explain.title')} · ${title}`} />
+        <GatedVerdict after={p.params.verdictAfter} />
+        {p.editorMode !== 'hidden' && (
+          <EmbedEditor mode={p.editor} readOnly={p.editorMode === 'readonly'} />
+        )}
+      </main>
+    </div>
   );
 }
 
