@@ -94,6 +94,11 @@ test('Play scrolls neither the host page nor the iframe, sized or not', async ({
   expect(await embeds.page.evaluate(() => (window as unknown as { moved: number }).moved)).toBe(0);
   expect((await wide.scroll()).y).toBe(0);
   await wide.play.click();
+  // The shortcuts' help, opened with "?" inside the embed, moves nothing either.
+  await embeds.page.keyboard.press('?');
+  await expect(wide.frame.getByTestId('help-popover')).toBeVisible();
+  expect(await embeds.scrollY()).toBe(y0);
+  await embeds.page.keyboard.press('Escape');
 
   // Without embed.js the iframe keeps its fixed height and scrolls: playing still moves nothing.
   // (Played with Space after a click on the title: a click on the Play button below the iframe's
@@ -108,6 +113,17 @@ test('Play scrolls neither the host page nor the iframe, sized or not', async ({
   await expect.poll(() => fixed.step(), { timeout: 10_000 }).toBeGreaterThan(6);
   expect(await embeds.scrollY()).toBe(y1);
   expect((await fixed.scroll()).y).toBe(0);
+});
+
+test('autoplay waits until the reader scrolls the embed into view', async ({ embeds }) => {
+  await embeds.open([{ ...NARROW, query: `${VIP}&autoplay=1` }]);
+  const e = embeds.embed('narrow');
+  // Below the fold: drawn, not playing.
+  await embeds.page.waitForTimeout(1500);
+  expect(await e.step()).toBe(1);
+  await embeds.scrollTo('narrow', 100);
+  await expect.poll(() => e.step(), { timeout: 10_000 }).toBeGreaterThan(2);
+  await expect(e.play).toHaveAttribute('aria-label', 'Pause');
 });
 
 test('the wheel over an embed scrolls the post; Ctrl + wheel zooms the diagram', async ({
