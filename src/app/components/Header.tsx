@@ -10,6 +10,7 @@ import { Icon } from './Icon.tsx';
 import { ExerciseLauncher } from '../exercise/ExerciseLauncher.tsx';
 import { useExercises } from '../exercise/context.tsx';
 import { EmbedButton } from '../embed/EmbedDialog.tsx';
+import { VariantSelect } from './VariantSelect.tsx';
 
 const goodOf = (e: EditRecord | null) => (e ? (e.valid ? e.text : e.good) : null);
 
@@ -30,8 +31,7 @@ export function Header({ scenarios }: { scenarios: readonly ScenarioEntry[] }) {
     const edit = readEdit(browserStorage(), s.id, null);
     a.loadScenario(s, edit !== null ? { manifests: edit.text } : {}, { lastGood: goodOf(edit) });
   };
-  const pickVariant = (id: string) => {
-    const v = id || null;
+  const pickVariant = (v: string | null) => {
     const edit = scenario ? readEdit(browserStorage(), scenario.id, v) : null;
     a.setVariant(v, edit?.text, goodOf(edit));
   };
@@ -93,23 +93,7 @@ export function Header({ scenarios }: { scenarios: readonly ScenarioEntry[] }) {
             ))}
           </select>
         </label>
-        {scenario && scenario.variants.length > 0 && (
-          <label>
-            <span className="sr-only">{t('variant.label')}</span>
-            {/* No variant chosen means the first one (runLab's rule), so it is shown as selected. */}
-            <select
-              value={variant ?? scenario.variants[0]?.id ?? ''}
-              onChange={(e) => pickVariant(e.target.value)}
-              data-testid="variant-picker"
-            >
-              {scenario.variants.map((v) => (
-                <option key={v.id} value={v.id}>
-                  {v.title[lang]}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
+        <VariantSelect onPick={pickVariant} />
       </div>
       <div className="header-actions">
         <ExerciseLauncher />

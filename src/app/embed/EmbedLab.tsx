@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LabProvider, useActions, useLab } from '../components/context.tsx';
+import { VariantSelect } from '../components/VariantSelect.tsx';
 import { usePrefs } from '../components/prefs.tsx';
 import { DiagramPanel } from '../components/DiagramPanel.tsx';
 import { Controls } from '../components/Controls.tsx';
@@ -47,6 +48,7 @@ function EmbedLayout(p: EmbedLabProps) {
   const { t } = useTranslation();
   const { lang } = usePrefs();
   const title = useLab((s) => s.scenario?.title[lang] ?? 'Hookpath');
+  const { setVariant } = useActions();
   const root = useRef<HTMLDivElement>(null);
   useShortcuts(root, p.store);
   useAutoHeight(root);
@@ -58,7 +60,10 @@ function EmbedLayout(p: EmbedLabProps) {
       <main className="embed-main" aria-label={t('embed.frameTitle', { title })}>
         {p.params.pickers !== 'none' && (
           <div className="embed-pickers" data-testid="embed-pickers">
-            {p.params.pickers === 'all' && <VariantPicker />}
+            {p.params.pickers === 'all' && (
+              // Nothing is read from storage (an embed's rule): the variant's own manifests.
+              <VariantSelect className="embed-variant-picker" onPick={setVariant} />
+            )}
             <PathPicker />
           </div>
         )}
@@ -89,31 +94,5 @@ function EmbedEditor({ mode, readOnly }: { mode: 'monaco' | 'plain'; readOnly: b
         </ErrorBoundary>
       </div>
     </details>
-  );
-}
-
-/** `pickers=all`: the scenario's variants too. Nothing is read from storage (an embed's rule). */
-function VariantPicker() {
-  const { t } = useTranslation();
-  const { lang } = usePrefs();
-  const scenario = useLab((s) => s.scenario);
-  const variant = useLab((s) => s.doc.variant);
-  const { setVariant } = useActions();
-  if (!scenario || scenario.variants.length === 0) return null;
-  return (
-    <label className="embed-variant-picker">
-      <span className="sr-only">{t('variant.label')}</span>
-      <select
-        value={variant ?? scenario.variants[0]?.id ?? ''}
-        onChange={(e) => setVariant(e.target.value || null)}
-        data-testid="variant-picker"
-      >
-        {scenario.variants.map((v) => (
-          <option key={v.id} value={v.id}>
-            {v.title[lang]}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }
