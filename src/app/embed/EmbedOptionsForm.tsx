@@ -1,6 +1,18 @@
 import { useTranslation } from 'react-i18next';
-import type { EmbedOptions, StepChoice } from './urls.ts';
-import type { EditorMode, ThemeParam } from './params.ts';
+import type { EmbedOptions } from './urls.ts';
+
+type SelectKey = 'step' | 'theme' | 'lang' | 'editor';
+type CheckKey = 'autoplay' | 'verdictAfter' | 'pickers';
+
+/** The choices of each select, in order; their labels are `embedDialog.KEY.VALUE`. */
+const SELECTS: readonly { key: SelectKey; values: readonly string[] }[] = [
+  { key: 'step', values: ['start', 'current', 'end'] },
+  { key: 'theme', values: ['auto', 'light', 'dark'] },
+  { key: 'lang', values: ['en', 'zh'] },
+  { key: 'editor', values: ['hidden', 'readonly', 'edit'] },
+];
+const CHECKS: readonly CheckKey[] = ['autoplay', 'verdictAfter', 'pickers'];
+const LANGS: Readonly<Record<string, string>> = { en: 'English', zh: '中文' };
 
 /** The embed's choices; every one is a readable parameter of the README's table. */
 export function EmbedOptionsForm({
@@ -14,8 +26,9 @@ export function EmbedOptionsForm({
   current: number | null;
 }) {
   const { t } = useTranslation();
-  const set = (patch: Partial<EmbedOptions>) => onChange({ ...o, ...patch });
-  const steps: StepChoice[] = ['start', 'current', 'end'];
+  const checked = (k: CheckKey) => (k === 'pickers' ? o.pickers !== 'none' : o[k]);
+  const check = (k: CheckKey, on: boolean): EmbedOptions =>
+    k === 'pickers' ? { ...o, pickers: on ? 'path' : 'none' } : { ...o, [k]: on };
   return (
     <form
       className="embed-options"
@@ -23,87 +36,35 @@ export function EmbedOptionsForm({
       data-testid="embed-options"
     >
       <div className="embed-selects">
-        <label>
-          {t('embedDialog.step')}
-          <select
-            value={o.step}
-            onChange={(e) => set({ step: e.target.value as StepChoice })}
-            data-testid="embed-step"
-          >
-            {steps.map((s) => (
-              <option key={s} value={s}>
-                {t(`embedDialog.step.${s}`, { n: current ?? '—' })}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('embedDialog.theme')}
-          <select
-            value={o.theme}
-            onChange={(e) => set({ theme: e.target.value as ThemeParam })}
-            data-testid="embed-theme"
-          >
-            {(['auto', 'light', 'dark'] as const).map((v) => (
-              <option key={v} value={v}>
-                {t(`embedDialog.theme.${v}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('embedDialog.lang')}
-          <select
-            value={o.lang}
-            onChange={(e) => set({ lang: e.target.value === 'zh' ? 'zh' : 'en' })}
-            data-testid="embed-lang"
-          >
-            <option value="en">English</option>
-            <option value="zh">中文</option>
-          </select>
-        </label>
-        <label>
-          {t('embedDialog.editor')}
-          <select
-            value={o.editor}
-            onChange={(e) => set({ editor: e.target.value as EditorMode })}
-            data-testid="embed-editor"
-          >
-            {(['hidden', 'readonly', 'edit'] as const).map((v) => (
-              <option key={v} value={v}>
-                {t(`embedDialog.editor.${v}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        {SELECTS.map(({ key, values }) => (
+          <label key={key}>
+            {t(`embedDialog.${key}`)}
+            <select
+              value={o[key]}
+              // The values are the option list's own: the cast only names their type.
+              onChange={(e) => onChange({ ...o, [key]: e.target.value } as EmbedOptions)}
+              data-testid={`embed-${key}`}
+            >
+              {values.map((v) => (
+                <option key={v} value={v}>
+                  {LANGS[v] ?? t(`embedDialog.${key}.${v}`, { n: current ?? '—' })}
+                </option>
+              ))}
+            </select>
+          </label>
+        ))}
       </div>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={o.autoplay}
-          onChange={(e) => set({ autoplay: e.target.checked })}
-          data-testid="embed-autoplay"
-        />
-        {t('embedDialog.autoplay')}
-      </label>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={o.verdictAfter}
-          onChange={(e) => set({ verdictAfter: e.target.checked })}
-          data-testid="embed-verdict-after"
-        />
-        {t('embedDialog.verdictAfter')}
-      </label>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={o.pickers !== 'none'}
-          onChange={(e) => set({ pickers: e.target.checked ? 'path' : 'none' })}
-          data-testid="embed-pickers"
-        />
-        {t('embedDialog.pickers')}
-      </label>
+      {CHECKS.map((k) => (
+        <label className="check" key={k}>
+          <input
+            type="checkbox"
+            checked={checked(k)}
+            onChange={(e) => onChange(check(k, e.target.checked))}
+            data-testid={`embed-${k === 'verdictAfter' ? 'verdict-after' : k}`}
+          />
+          {t(`embedDialog.${k}`)}
+        </label>
+      ))}
     </form>
   );
 }
