@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLab } from '../components/context.tsx';
 import { VerdictBanner } from '../components/VerdictBanner.tsx';
+import { Icon } from '../components/Icon.tsx';
 import { stepsOf, type LabState } from '../store/lab-store.ts';
 
 /** What the verdict is about: once the packet has arrived for it, it stays shown. */
@@ -26,6 +27,10 @@ export function GatedVerdict({ after }: { after: boolean }) {
   if (!after || arrived || seen === question) return <VerdictBanner />;
   return (
     <div className="verdict verdict-none verdict-later" data-testid="verdict-later" role="status">
+      {/* The verdict's own place, holding what to press until the answer comes. */}
+      <span className="verdict-icon" aria-hidden="true">
+        <Icon name="play" size={12} />
+      </span>
       {t('embed.verdictLater')}
     </div>
   );
