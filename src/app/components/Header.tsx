@@ -118,7 +118,8 @@ export function Header({ scenarios }: { scenarios: readonly ScenarioEntry[] }) {
         >
           <Icon name={copied ? 'check' : 'link'} /> {copied ? t('share.copied') : t('share.copy')}
         </button>
-        <EmbedButton />
+        {/* An embed names its scenario by id: an exercise's own scenario has none a page knows. */}
+        {scenario && scenarios.some((s) => s.id === scenario.id) && <EmbedButton />}
         <select
           value={lang}
           onChange={(e) => setLang(e.target.value as Lang)}
