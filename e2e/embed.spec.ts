@@ -281,6 +281,14 @@ test("an embed leaves the reader's own work alone: it reads and writes no storag
   await expect
     .poll(() => full.evaluate(() => Object.keys(localStorage).filter((k) => k.includes(':edit:'))))
     .toHaveLength(1);
+  // The full lab's own last write: the edit checked by its run (the snapshot must not race it).
+  await expect
+    .poll(() =>
+      full.evaluate(
+        () => Object.entries(localStorage).find(([k]) => k.includes(':edit:'))?.[1] ?? '',
+      ),
+    )
+    .toContain('"valid":true');
   const snapshot = () =>
     full.evaluate(() =>
       Object.fromEntries(Object.keys(localStorage).map((k) => [k, localStorage.getItem(k)])),
