@@ -50,6 +50,8 @@ test('Share inside an exercise opens that exercise with the answer in another br
 }) => {
   const ex = new ExercisePage(page);
   await ex.openId('keep-client-source-ip');
+  // Share carries the exercise; an embed could not (it names a catalog scenario), so no Embed.
+  await expect(page.getByTestId('embed-button')).toHaveCount(0);
   await ex.answer(SOURCE_IP.solutions[0] ?? '');
   await expect(ex.success).toBeVisible();
   await page.getByTestId('share').click();

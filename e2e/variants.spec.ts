@@ -43,9 +43,16 @@ for (const [w, h, min] of [
       const report: string[] = [];
       let smallest = Infinity;
       await lab.open(`editor=plain&scenario=${s.id}`);
+      // Answers the worker has sent (controller.ts marks each): the last variant's trace stays on
+      // screen until this variant's comes, and on a loaded machine its rows can vanish mid-click.
+      const answers = () =>
+        lab.page.evaluate(() => performance.getEntriesByName('hookpath:result').length);
       for (const v of s.variants) {
+        const before = await answers();
+        const changed = (await lab.page.getByTestId('variant-picker').inputValue()) !== v;
         await lab.variant(v);
         await expect(lab.page.getByTestId('variant-picker')).toHaveValue(v);
+        if (changed) await expect.poll(answers).toBeGreaterThan(before);
         await expect(lab.verdict).toHaveAttribute('data-outcome', /.+/);
         await lab.page.waitForTimeout(150);
         const rows = lab.page.locator('[data-testid^=trace-row-]');

@@ -8,6 +8,7 @@ import type { UrlFlags } from './boot.ts';
 import type { LabInstance } from './instance.ts';
 import { UpdatePrompt } from './pwa/UpdatePrompt.tsx';
 import type { Updates } from './pwa/updates.ts';
+import type { KeyValue } from './store/persist.ts';
 import { ExerciseProvider } from './exercise/context.tsx';
 
 export function App(props: {
@@ -18,10 +19,16 @@ export function App(props: {
   lab: LabInstance;
   /** New versions of the site (absent in embeds, which register no service worker). */
   updates?: Updates | undefined;
+  /** Where preferences are kept (null in an embed: it keeps nothing). */
+  storage?: KeyValue | null;
 }) {
   return (
     <I18nextProvider i18n={props.i18n}>
-      <PrefsProvider i18n={props.i18n} initialLang={props.lang}>
+      <PrefsProvider
+        i18n={props.i18n}
+        initialLang={props.lang}
+        {...(props.storage !== undefined ? { storage: props.storage } : {})}
+      >
         {props.updates && <UpdatePrompt updates={props.updates} />}
         <ExerciseProvider controller={props.lab.exercises}>
           <Lab
@@ -30,6 +37,9 @@ export function App(props: {
             editor={props.flags.editor}
             embed={props.flags.embed}
             edits={props.lab.edits}
+            editorMode={props.flags.editorMode}
+            params={props.flags.params}
+            notes={props.lab.notes}
           />
         </ExerciseProvider>
       </PrefsProvider>

@@ -8,22 +8,38 @@ import type { LabDoc, LoadExtra } from './store/lab-store.ts';
 import type { RunInput } from './worker/protocol.ts';
 import { readShare, SHARE_PARAM, type ShareRead } from './store/share.ts';
 import { loadLast, readEdit, type EditRecord, type KeyValue } from './store/persist.ts';
+import {
+  namesPlace,
+  readParams,
+  type EditorMode,
+  type LinkParams,
+  type ParamNote,
+} from './embed/params.ts';
 
 export interface UrlFlags {
+  /** The editor widget: Monaco, or a plain textarea (`editor=plain`). */
   readonly editor: 'monaco' | 'plain';
+  /** What the reader may do with the manifests (`editor=hidden|readonly|edit`). */
+  readonly editorMode: EditorMode;
   readonly embed: boolean;
   readonly scenario: string | null;
   readonly share: string | null;
+  /** The readable parameters (embed/params.ts), and what in them could not be used. */
+  readonly params: LinkParams;
+  readonly notes: readonly ParamNote[];
 }
 
 export function readFlags(search: string, hash: string): UrlFlags {
-  const q = new URLSearchParams(search);
+  const { params, notes } = readParams(search);
   const h = new URLSearchParams(hash.replace(/^#/, ''));
   return {
-    editor: q.get('editor') === 'plain' ? 'plain' : 'monaco',
-    embed: q.has('embed') && q.get('embed') !== '0',
-    scenario: q.get('scenario'),
+    editor: params.plainEditor ? 'plain' : 'monaco',
+    editorMode: params.editor ?? (params.embed ? 'hidden' : 'edit'),
+    embed: params.embed,
+    scenario: params.scenario,
     share: h.get(SHARE_PARAM),
+    params,
+    notes,
   };
 }
 
@@ -33,8 +49,10 @@ export interface StartPick {
   readonly restore: Partial<LabDoc>;
   /** The saved edit of the slot the lab opens (under a link: the user's own, not shown). */
   readonly saved: EditRecord | null;
-  /** True when the doc comes from a share link. */
+  /** True when the doc comes from a link (`#lab=`, or readable parameters naming a place). */
   readonly fromLink: boolean;
+  /** True when the place comes from the readable parameters (`?variant=…&step=…`). */
+  readonly readable: boolean;
   /** A link that could not be read, and why (the lab opens as if there were none). */
   readonly badLink: Exclude<ShareRead, { ok: true }>['reason'] | 'unknown-scenario' | null;
 }
@@ -53,10 +71,30 @@ export function pickStart(
       restore: shared,
       saved: readEdit(kv, shared.scenarioId, shared.variant ?? null),
       fromLink: true,
+      readable: false,
       badLink: null,
     };
   }
   const badLink = !read ? null : read.ok ? 'unknown-scenario' : read.reason;
+  const p = flags.params;
+  // Readable parameters naming a place are a link too: the scenario as published, at that place,
+  // the same for every reader (no scenario named: the first one, not this browser's last place).
+  // The user's own edit is offered beside it, as under `#lab=`.
+  if (namesPlace(p) && (!flags.scenario || has(flags.scenario))) {
+    const id = flags.scenario ?? ids[0];
+    if (!id) return null;
+    return {
+      id,
+      restore: {
+        variant: p.variant,
+        ...(p.from !== null && p.to !== null ? { path: { from: p.from, to: p.to } } : {}),
+      },
+      saved: readEdit(kv, id, p.variant),
+      fromLink: true,
+      readable: true,
+      badLink,
+    };
+  }
   const last = loadLast(kv);
   const id = has(flags.scenario)
     ? flags.scenario
@@ -76,6 +114,7 @@ export function pickStart(
     },
     saved,
     fromLink: false,
+    readable: false,
     badLink,
   };
 }
@@ -120,6 +159,10 @@ export interface StartingPoint {
   readonly restore: Partial<LabDoc>;
   readonly extra: LoadExtra;
   readonly badLink: StartPick['badLink'];
+  /** Readable parameters the catalog could not honour (an unknown scenario or variant). */
+  readonly notes: readonly ParamNote[];
+  /** The place comes from the readable parameters: their `step` applies. */
+  readonly readable: boolean;
 }
 
 export function startingPoint(
@@ -136,11 +179,20 @@ export function startingPoint(
   if (!pick || !entry) return null;
   let restore = pick.restore;
   let saved = pick.saved;
+  const notes: ParamNote[] = [];
+  const p = flags.params;
+  if (p.scenario !== null && entry.id !== p.scenario && !(pick.fromLink && !pick.readable))
+    notes.push({ kind: 'scenario', param: 'scenario', value: p.scenario });
   // A variant remembered from an older version of the scenario (or named by a link) may be gone.
   if (restore.variant && !entry.variants.some((v) => v.id === restore.variant)) {
+    if (pick.readable) notes.push({ kind: 'variant', param: 'variant', value: restore.variant });
     restore = { ...restore, variant: null };
     if (pick.fromLink) saved = readEdit(kv, entry.id, null);
   }
+  // Half a path (`from` or `to` alone): the other half is the scenario's own first probe's.
+  const def = entry.defaultPath;
+  if (pick.readable && !restore.path && (p.from ?? p.to) !== null && def)
+    restore = { ...restore, path: { from: p.from ?? def.from, to: p.to ?? def.to } };
   // entry.ts's originalManifests, inlined: that module brings the YAML parser into the boot chunk.
   const original =
     entry.variants.find((v) => v.id === restore.variant)?.manifests ?? entry.manifests;
@@ -155,5 +207,12 @@ export function startingPoint(
         ? saved.text
         : saved.good
       : null;
-  return { entry, restore, extra: { conflict, lastGood }, badLink: pick.badLink };
+  return {
+    entry,
+    restore,
+    extra: { conflict, lastGood },
+    badLink: pick.badLink,
+    notes,
+    readable: pick.readable,
+  };
 }

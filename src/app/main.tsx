@@ -9,7 +9,8 @@ import { createBrowserClient } from './worker/browser-client.ts';
 
 const flags = readFlags(location.search, location.hash);
 const client = createBrowserClient();
-const first = firstInput(SCENARIO_FILES, flags, browserStorage());
+// An embed never reads the reader's saved work (see instance.ts).
+const first = firstInput(SCENARIO_FILES, flags, flags.embed ? null : browserStorage());
 if (first) client.prefetch(first);
 
 performance.mark('hookpath:boot');

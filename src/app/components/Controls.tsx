@@ -8,12 +8,12 @@ import { Icon, type IconName } from './Icon.tsx';
 
 const SPEEDS = [0.5, 1, 2, 4];
 
-export function Controls() {
+/** The transport row; `compact` (embeds): step back, play, step forward, scrubber and counter. */
+export function Controls({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation();
   const steps = useLab(stepsOf);
   const step = useLab((s) => s.doc.step);
   const playing = useLab((s) => s.playing);
-  const speed = useLab((s) => s.speed);
   const everyRule = useLab((s) => !s.hideMisses);
   const a = useActions();
   const n = steps.length;
@@ -26,15 +26,22 @@ export function Controls() {
   const total = shown.length;
   const replyAt = shown.findIndex((i) => i >= reply);
   return (
-    <div className="controls" data-testid="controls" role="toolbar" aria-label={t('controls.play')}>
-      <ControlButton
-        disabled={disabled || step === 0}
-        onClick={a.toStart}
-        label={t('controls.start')}
-        shortcut="Home"
-        testid="ctl-start"
-        icon="start"
-      />
+    <div
+      className={`controls${compact ? ' controls-compact' : ''}`}
+      data-testid="controls"
+      role="toolbar"
+      aria-label={t('controls.play')}
+    >
+      {!compact && (
+        <ControlButton
+          disabled={disabled || step === 0}
+          onClick={a.toStart}
+          label={t('controls.start')}
+          shortcut="Home"
+          testid="ctl-start"
+          icon="start"
+        />
+      )}
       <ControlButton
         disabled={disabled || step === 0}
         onClick={() => a.stepBy(-1)}
@@ -60,14 +67,16 @@ export function Controls() {
         testid="ctl-forward"
         icon="forward"
       />
-      <ControlButton
-        disabled={disabled || step >= n - 1}
-        onClick={a.toEnd}
-        label={t('controls.end')}
-        shortcut="End"
-        testid="ctl-end"
-        icon="end"
-      />
+      {!compact && (
+        <ControlButton
+          disabled={disabled || step >= n - 1}
+          onClick={a.toEnd}
+          label={t('controls.end')}
+          shortcut="End"
+          testid="ctl-end"
+          icon="end"
+        />
+      )}
       <input
         className="scrubber"
         type="range"
@@ -84,13 +93,26 @@ export function Controls() {
         data-testid="scrubber"
       />
       <span className="step-count" data-testid="step-count" data-n={at + 1} data-total={total}>
-        {t('controls.step', { n: total ? at + 1 : 0, total })}
+        {t(compact ? 'controls.stepShort' : 'controls.step', { n: total ? at + 1 : 0, total })}
         {cur && (
           <span className={`dir-pill ${cur.direction}`}>
             {t(cur.direction === 'reply' ? 'controls.replyDir' : 'controls.request')}
           </span>
         )}
       </span>
+      {compact ? <HelpPopover /> : <FullControls reply={reply} />}
+    </div>
+  );
+}
+
+/** The full lab's extra controls: every rule, the reply, the speed, the shortcuts. */
+function FullControls({ reply }: { reply: number }) {
+  const { t } = useTranslation();
+  const speed = useLab((s) => s.speed);
+  const everyRule = useLab((s) => !s.hideMisses);
+  const a = useActions();
+  return (
+    <>
       <label className="toggle every-rule" title={t('controls.everyRuleTitle')}>
         <input
           type="checkbox"
@@ -127,7 +149,7 @@ export function Controls() {
         </select>
       </label>
       <HelpPopover />
-    </div>
+    </>
   );
 }
 

@@ -13,6 +13,7 @@ import { download, exportPng, exportSvg, type ExportInfo } from '../diagram/expo
 import { PacketHud, packetLine } from './PacketHud.tsx';
 import { usePrefersReducedMotion } from './usePrefersReducedMotion.ts';
 import { DiagramTools } from './DiagramTools.tsx';
+import { Icon } from './Icon.tsx';
 import { ConntrackTable } from './ConntrackTable.tsx';
 import { usePrefs } from './prefs.tsx';
 import { toneOf, verdictOf } from '../model/verdict.ts';
@@ -32,9 +33,18 @@ export type DiagramCommand = 'follow' | 'overview' | 'zoom-in' | 'zoom-out' | 'c
 
 /**
  * The diagram with its toolbar (the path picker goes in the same row, `lead`), the packet
- * header, the mini-map and the conntrack table drawer.
+ * header, the mini-map and the conntrack table drawer. `compact` (embeds): no toolbar row, one
+ * camera button on the diagram, and the page keeps the wheel (zoom is Ctrl/⌘ + wheel).
  */
-export function DiagramPanel({ lead, trail }: { lead?: ReactNode; trail?: ReactNode }) {
+export function DiagramPanel({
+  lead,
+  trail,
+  compact = false,
+}: {
+  lead?: ReactNode;
+  trail?: ReactNode;
+  compact?: boolean;
+}) {
   const { t } = useTranslation();
   const { lang } = usePrefs();
   const svgRef = useRef<SVGSVGElement>(null);
@@ -66,6 +76,7 @@ export function DiagramPanel({ lead, trail }: { lead?: ReactNode; trail?: ReactN
   const marks = useMemo(() => stripMarks(steps, step), [steps, step]);
   const ct = useMemo(() => (scene ? ctShown(scene.layout, steps, step) : []), [scene, steps, step]);
   const ctRef = useRef(ctOpen);
+  const compactRef = useRef(compact);
 
   const text = useMemo<DiagramText>(
     () => ({
@@ -118,6 +129,7 @@ export function DiagramPanel({ lead, trail }: { lead?: ReactNode; trail?: ReactN
       insets,
       onMode: setMode,
       minimap: mmRef.current,
+      pageScrolls: compactRef.current,
     });
     inst.current = d;
     const ro = new ResizeObserver(() => d.resize());
@@ -207,21 +219,23 @@ export function DiagramPanel({ lead, trail }: { lead?: ReactNode; trail?: ReactN
   const ctHosts = scene?.layout.hosts.filter((h) => h.ct).map((h) => h.name) ?? [];
   return (
     <>
-      <div className="toolbar-row">
-        {lead}
-        <DiagramTools
-          mode={mode}
-          ctOpen={ctOpen}
-          legendOpen={legendOpen}
-          disabled={!scene}
-          onMode={camera}
-          onZoom={(k) => inst.current?.zoomBy(k)}
-          onCt={() => setCtOpen(!ctOpen)}
-          onLegend={setLegendOpen}
-          onExport={(k) => void exportStep(k).catch(() => undefined)}
-        />
-        {trail}
-      </div>
+      {!compact && (
+        <div className="toolbar-row">
+          {lead}
+          <DiagramTools
+            mode={mode}
+            ctOpen={ctOpen}
+            legendOpen={legendOpen}
+            disabled={!scene}
+            onMode={camera}
+            onZoom={(k) => inst.current?.zoomBy(k)}
+            onCt={() => setCtOpen(!ctOpen)}
+            onLegend={setLegendOpen}
+            onExport={(k) => void exportStep(k).catch(() => undefined)}
+          />
+          {trail}
+        </div>
+      )}
       <div
         ref={panelRef}
         className={`diagram-panel${stale ? ' is-stale' : ''}${playing ? ' is-playing' : ''}`}
@@ -254,6 +268,7 @@ export function DiagramPanel({ lead, trail }: { lead?: ReactNode; trail?: ReactN
         >
           <svg ref={mmRef} className="minimap-svg" aria-hidden="true" />
         </button>
+        {compact && scene && <CameraToggle mode={mode} onMode={camera} />}
         {ctOpen && (
           <ConntrackTable
             hosts={ctHosts}
@@ -263,5 +278,31 @@ export function DiagramPanel({ lead, trail }: { lead?: ReactNode; trail?: ReactN
         )}
       </div>
     </>
+  );
+}
+
+/** The embed's one camera control: the whole cluster, or back to following the packet. */
+function CameraToggle({
+  mode,
+  onMode,
+}: {
+  mode: CameraMode;
+  onMode: (m: 'follow' | 'overview') => void;
+}) {
+  const { t } = useTranslation();
+  const follow = mode !== 'follow';
+  const label = follow ? t('diagram.follow') : t('diagram.overview');
+  return (
+    <button
+      type="button"
+      className="camera-toggle"
+      onClick={() => onMode(follow ? 'follow' : 'overview')}
+      title={`${label} (${follow ? 'F' : 'O'})`}
+      aria-label={label}
+      data-testid={follow ? 'camera-follow' : 'camera-overview'}
+    >
+      <Icon name={follow ? 'follow' : 'fit'} />
+      <span className="camera-toggle-text">{label}</span>
+    </button>
   );
 }

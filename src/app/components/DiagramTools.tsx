@@ -142,7 +142,7 @@ function Popover({
     const key = (e: KeyboardEvent) => {
       if (e.key !== 'Escape') return;
       setOpen(false);
-      ref.current?.querySelector<HTMLButtonElement>('button')?.focus();
+      ref.current?.querySelector<HTMLButtonElement>('button')?.focus({ preventScroll: true });
     };
     const click = (e: MouseEvent) => {
       if (!ref.current?.contains(e.target as Node)) setOpen(false);

@@ -13,7 +13,16 @@ const MonacoEditor = lazy(() => import('../editor/MonacoEditor.tsx'));
  * `ready` false: Monaco is not wanted yet (the diagram draws first); the textarea stands in. A text
  * too long for the textarea may switch a plain pane to Monaco.
  */
-export function EditorPane({ mode, ready = true }: { mode: 'monaco' | 'plain'; ready?: boolean }) {
+export function EditorPane({
+  mode,
+  ready = true,
+  readOnly = false,
+}: {
+  mode: 'monaco' | 'plain';
+  ready?: boolean;
+  /** `editor=readonly`: shown, not edited (no reset either). */
+  readOnly?: boolean;
+}) {
   const { t } = useTranslation();
   const [full, setFull] = useState(false);
   const scenarioId = useLab((s) => s.doc.scenarioId);
@@ -46,6 +55,7 @@ export function EditorPane({ mode, ready = true }: { mode: 'monaco' | 'plain'; r
     theme,
     label: t('editor.title'),
     reveal,
+    readOnly,
   };
   return (
     <section className="panel editor-pane" data-testid="editor-pane" aria-label={t('editor.title')}>
@@ -57,17 +67,19 @@ export function EditorPane({ mode, ready = true }: { mode: 'monaco' | 'plain'; r
           </span>
         )}
         <span className="grow" />
-        <button
-          type="button"
-          className="text"
-          disabled={!edited}
-          data-testid="editor-reset"
-          onClick={() => {
-            if (globalThis.confirm?.(t('editor.resetConfirm')) ?? true) resetManifests();
-          }}
-        >
-          {t('editor.reset')}
-        </button>
+        {!readOnly && (
+          <button
+            type="button"
+            className="text"
+            disabled={!edited}
+            data-testid="editor-reset"
+            onClick={() => {
+              if (globalThis.confirm?.(t('editor.resetConfirm')) ?? true) resetManifests();
+            }}
+          >
+            {t('editor.reset')}
+          </button>
+        )}
       </header>
       <div
         className={`editor-status${stale ? ' stale' : ''}`}

@@ -9,16 +9,12 @@ import type { Lang } from '../i18n/index.ts';
 import { Icon } from './Icon.tsx';
 import { ExerciseLauncher } from '../exercise/ExerciseLauncher.tsx';
 import { useExercises } from '../exercise/context.tsx';
+import { EmbedButton } from '../embed/EmbedDialog.tsx';
+import { VariantSelect } from './VariantSelect.tsx';
 
 const goodOf = (e: EditRecord | null) => (e ? (e.valid ? e.text : e.good) : null);
 
-export function Header({
-  scenarios,
-  embed,
-}: {
-  scenarios: readonly ScenarioEntry[];
-  embed: boolean;
-}) {
+export function Header({ scenarios }: { scenarios: readonly ScenarioEntry[] }) {
   const { t } = useTranslation();
   const { lang, setLang, theme, setTheme } = usePrefs();
   const scenario = useLab((s) => s.scenario);
@@ -35,8 +31,7 @@ export function Header({
     const edit = readEdit(browserStorage(), s.id, null);
     a.loadScenario(s, edit !== null ? { manifests: edit.text } : {}, { lastGood: goodOf(edit) });
   };
-  const pickVariant = (id: string) => {
-    const v = id || null;
+  const pickVariant = (v: string | null) => {
     const edit = scenario ? readEdit(browserStorage(), scenario.id, v) : null;
     a.setVariant(v, edit?.text, goodOf(edit));
   };
@@ -76,7 +71,7 @@ export function Header({
           ⤳
         </span>
         <h1 className="name">Hookpath</h1>
-        {!embed && <span className="tagline">{t('app.tagline')}</span>}
+        <span className="tagline">{t('app.tagline')}</span>
       </div>
       <div className="scenario-picker">
         <label>
@@ -98,27 +93,11 @@ export function Header({
             ))}
           </select>
         </label>
-        {scenario && scenario.variants.length > 0 && (
-          <label>
-            <span className="sr-only">{t('variant.label')}</span>
-            {/* No variant chosen means the first one (runLab's rule), so it is shown as selected. */}
-            <select
-              value={variant ?? scenario.variants[0]?.id ?? ''}
-              onChange={(e) => pickVariant(e.target.value)}
-              data-testid="variant-picker"
-            >
-              {scenario.variants.map((v) => (
-                <option key={v.id} value={v.id}>
-                  {v.title[lang]}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
+        <VariantSelect onPick={pickVariant} />
       </div>
       <div className="header-actions">
-        {!embed && <ExerciseLauncher />}
-        {description && !embed && (
+        <ExerciseLauncher />
+        {description && (
           <button
             type="button"
             className="text about"
@@ -130,27 +109,17 @@ export function Header({
             {more ? t('scenario.less') : t('scenario.more')}
           </button>
         )}
-        {embed ? (
-          <a
-            className="button text"
-            href={shareUrl().replace(/[?&]embed(=[^&#]*)?/, '')}
-            target="_blank"
-            rel="noopener"
-            data-testid="open-full"
-          >
-            {t('app.open')} ↗
-          </a>
-        ) : (
-          <button
-            type="button"
-            className="text"
-            onClick={() => void share()}
-            title={t('share.title')}
-            data-testid="share"
-          >
-            <Icon name={copied ? 'check' : 'link'} /> {copied ? t('share.copied') : t('share.copy')}
-          </button>
-        )}
+        <button
+          type="button"
+          className="text"
+          onClick={() => void share()}
+          title={t('share.title')}
+          data-testid="share"
+        >
+          <Icon name={copied ? 'check' : 'link'} /> {copied ? t('share.copied') : t('share.copy')}
+        </button>
+        {/* An embed names its scenario by id: an exercise's own scenario has none a page knows. */}
+        {scenario && scenarios.some((s) => s.id === scenario.id) && <EmbedButton />}
         <select
           value={lang}
           onChange={(e) => setLang(e.target.value as Lang)}
@@ -171,7 +140,7 @@ export function Header({
           <Icon name={theme === 'dark' ? 'sun' : 'moon'} />
         </button>
       </div>
-      {description && !embed && (
+      {description && (
         <div className={`scenario-about${more ? ' open' : ''}`}>
           <p className="scenario-description" id={descId} data-testid="scenario-description">
             {description}

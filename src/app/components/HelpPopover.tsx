@@ -6,7 +6,8 @@ export const HELP_EVENT = 'hookpath:help';
 
 /**
  * The keyboard shortcuts, opened with the button or "?". Opening moves the focus into the
- * popover; Escape or Close puts it back on the button.
+ * popover; Escape or Close puts it back on the button. No focus scrolls (in an embed it would move
+ * the blog post around the iframe).
  */
 export function HelpPopover() {
   const { t } = useTranslation();
@@ -17,10 +18,10 @@ export function HelpPopover() {
   const dialog = useRef<HTMLDivElement>(null);
   const close = () => {
     setOpen(false);
-    button.current?.focus();
+    button.current?.focus({ preventScroll: true });
   };
   useEffect(() => {
-    if (open) dialog.current?.focus();
+    if (open) dialog.current?.focus({ preventScroll: true });
   }, [open]);
   useEffect(() => {
     const toggle = () => setOpen((o) => !o);
@@ -35,7 +36,8 @@ export function HelpPopover() {
       setOpen(false);
       // Back to the button when the focus was in the popover (or nowhere), not when elsewhere.
       const at = document.activeElement;
-      if (!at || at === document.body || ref.current?.contains(at)) button.current?.focus();
+      if (!at || at === document.body || ref.current?.contains(at))
+        button.current?.focus({ preventScroll: true });
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

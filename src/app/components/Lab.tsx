@@ -2,7 +2,6 @@ import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 're
 import { useTranslation } from 'react-i18next';
 import { LabProvider } from './context.tsx';
 import { Header } from './Header.tsx';
-import { VerdictBanner } from './VerdictBanner.tsx';
 import { PathPicker } from './PathPicker.tsx';
 import { DiagramPanel } from './DiagramPanel.tsx';
 import { Controls } from './Controls.tsx';
@@ -18,6 +17,11 @@ import type { LabStore } from '../store/lab-store.ts';
 import type { ScenarioEntry } from '../scenario/entry.ts';
 import { ExercisePanel } from '../exercise/ExercisePanel.tsx';
 import { FixedParts } from '../exercise/FixedParts.tsx';
+import { EmbedLab } from '../embed/EmbedLab.tsx';
+import { GatedVerdict } from '../embed/GatedVerdict.tsx';
+import { ParamNotes } from '../embed/ParamNotes.tsx';
+import { createNotesStore, type NotesStore } from '../embed/notes.ts';
+import { NO_PARAMS, type EditorMode, type LinkParams } from '../embed/params.ts';
 
 export interface LabProps {
   readonly store: LabStore;
@@ -26,13 +30,44 @@ export interface LabProps {
   readonly embed: boolean;
   /** The choices the edit notices offer (absent in tests that mount a bare store). */
   readonly edits?: EditChoices;
+  /** `editor=hidden|readonly|edit`; the layout's default when absent. */
+  readonly editorMode?: EditorMode;
+  /** The readable parameters of the address (embed/params.ts). */
+  readonly params?: LinkParams;
+  /** What of the address could not be used. */
+  readonly notes?: NotesStore;
 }
 
-/** One lab: the layout; every panel reads the lab's own store. */
-export function Lab({ store, scenarios, editor, embed, edits }: LabProps) {
+/** One lab: the full layout, or the embed's (embed/EmbedLab.tsx); every panel reads its store. */
+export function Lab(props: LabProps) {
+  const [notes] = useState(() => props.notes ?? createNotesStore());
+  const params = props.params ?? NO_PARAMS;
+  if (props.embed)
+    return (
+      <EmbedLab
+        store={props.store}
+        editor={props.editor}
+        editorMode={props.editorMode ?? 'hidden'}
+        params={params}
+        notes={notes}
+        edits={props.edits ?? null}
+      />
+    );
+  return <FullLab {...props} params={params} notes={notes} />;
+}
+
+function FullLab({
+  store,
+  scenarios,
+  editor,
+  edits,
+  editorMode = 'edit',
+  params,
+  notes,
+}: LabProps & { params: LinkParams; notes: NotesStore }) {
   const { t } = useTranslation();
   const root = useRef<HTMLDivElement>(null);
-  const [showEditor, setShowEditor] = useState(!embed);
+  const [showEditor, setShowEditor] = useState(editorMode !== 'hidden');
   // Monaco waits until the diagram is drawn: the first paint never waits for the editor.
   const [editorReady, setEditorReady] = useState(false);
   useEffect(() => {
@@ -56,14 +91,11 @@ export function Lab({ store, scenarios, editor, embed, edits }: LabProps) {
   return (
     <LabProvider store={store}>
       <EditsProvider value={edits ?? null}>
-        <div
-          className={`lab${embed ? ' lab-embed' : ''}${showEditor ? '' : ' no-editor'}`}
-          ref={root}
-          data-testid="lab"
-        >
-          <Header scenarios={scenarios} embed={embed} />
+        <div className={`lab${showEditor ? '' : ' no-editor'}`} ref={root} data-testid="lab">
+          <Header scenarios={scenarios} />
+          <ParamNotes notes={notes} />
           <EditNotices />
-          <VerdictBanner />
+          <GatedVerdict after={params.verdictAfter} />
           <div className="lab-grid">
             {showEditor && (
               <div className="lab-editor">
@@ -71,7 +103,11 @@ export function Lab({ store, scenarios, editor, embed, edits }: LabProps) {
                   <ExercisePanel />
                 </ErrorBoundary>
                 <ErrorBoundary label="Editor">
-                  <EditorPane mode={editor} ready={editorReady} />
+                  <EditorPane
+                    mode={editor}
+                    ready={editorReady}
+                    readOnly={editorMode === 'readonly'}
+                  />
                 </ErrorBoundary>
                 <FixedParts />
               </div>
@@ -84,16 +120,14 @@ export function Lab({ store, scenarios, editor, embed, edits }: LabProps) {
                 <Controls />
                 <StepExplain />
               </div>
-              {!embed && (
-                <div className="lab-panels">
-                  <ErrorBoundary label="Trace">
-                    <TracePanel />
-                  </ErrorBoundary>
-                  <ErrorBoundary label="Rules">
-                    <RulesPanel />
-                  </ErrorBoundary>
-                </div>
-              )}
+              <div className="lab-panels">
+                <ErrorBoundary label="Trace">
+                  <TracePanel />
+                </ErrorBoundary>
+                <ErrorBoundary label="Rules">
+                  <RulesPanel />
+                </ErrorBoundary>
+              </div>
             </main>
           </div>
         </div>

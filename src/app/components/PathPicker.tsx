@@ -39,7 +39,7 @@ export function PathPicker() {
   const wrap = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!typing) return;
-    wrap.current?.querySelector('input')?.focus();
+    wrap.current?.querySelector('input')?.focus({ preventScroll: true });
     const key = (e: KeyboardEvent) => e.key === 'Escape' && setTyping(false);
     window.addEventListener('keydown', key);
     return () => window.removeEventListener('keydown', key);

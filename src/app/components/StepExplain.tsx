@@ -4,7 +4,7 @@ import { stepsOf } from '../store/lab-store.ts';
 import { insightOf } from '../model/insight.ts';
 
 /** The current step in plain language, and why it matters when there is a lesson in it. */
-export function StepExplain() {
+export function StepExplain({ label }: { label?: string } = {}) {
   const { t } = useTranslation();
   const steps = useLab(stepsOf);
   const step = useLab((s) => s.doc.step);
@@ -21,7 +21,7 @@ export function StepExplain() {
       data-testid="step-explain"
       role="region"
       tabIndex={0}
-      aria-label={t('explain.title')}
+      aria-label={label ?? t('explain.title')}
     >
       <p className="explain-main">
         <span className="explain-host">{cur.host}</span>

@@ -46,13 +46,16 @@ export function initialTheme(): Theme {
 export function PrefsProvider({
   i18n,
   initialLang,
+  storage = browserStorage(),
   children,
 }: {
   i18n: i18n;
   initialLang: Lang;
+  /** Where choices are saved; null keeps them for this page only (an embed). */
+  storage?: KeyValue | null;
   children: ReactNode;
 }) {
-  const [start] = useState(() => themeChoice());
+  const [start] = useState(() => themeChoice(undefined, storage));
   const [theme, setThemeState] = useState<Theme>(start.theme);
   const [followSystem, setFollowSystem] = useState(start.followSystem);
   const [lang, setLangState] = useState<Lang>(initialLang);
@@ -75,17 +78,17 @@ export function PrefsProvider({
       theme,
       lang,
       setTheme(t) {
-        savePref(browserStorage(), 'theme', t);
+        savePref(storage, 'theme', t);
         setFollowSystem(false);
         setThemeState(t);
       },
       setLang(l) {
         if (!LANGS.includes(l)) return;
-        savePref(browserStorage(), 'lang', l);
+        savePref(storage, 'lang', l);
         setLangState(l);
       },
     }),
-    [theme, lang],
+    [theme, lang, storage],
   );
   return <PrefsContext.Provider value={value}>{children}</PrefsContext.Provider>;
 }

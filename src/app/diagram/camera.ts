@@ -19,11 +19,22 @@ export interface Camera {
   destroy(): void;
 }
 
+/**
+ * In a page that scrolls around the diagram (an embed in a blog post), the wheel and one finger
+ * scroll the page; zooming takes Ctrl/⌘ + wheel or two fingers, as embedded maps do.
+ */
+export function pageGestures(e: Event): boolean {
+  if (e.type === 'wheel') return (e as WheelEvent).ctrlKey || (e as WheelEvent).metaKey;
+  if (e.type.startsWith('touch')) return (e as TouchEvent).touches.length > 1;
+  return !(e as MouseEvent).ctrlKey && !(e as MouseEvent).button;
+}
+
 export function createCamera(
   svg: Selection<SVGSVGElement, unknown, null, undefined>,
   viewport: Selection<SVGGElement, unknown, null, undefined>,
   size: () => { w: number; h: number },
   onMove: (t: Transform, byUser: boolean) => void,
+  opts: { readonly pageScrolls?: boolean } = {},
 ): Camera {
   let now: Transform = { k: 1, x: 0, y: 0 };
   const zb: ZoomBehavior<SVGSVGElement, unknown> = zoom<SVGSVGElement, unknown>()
@@ -41,6 +52,7 @@ export function createCamera(
       viewport.attr('transform', e.transform.toString());
       onMove(now, e.sourceEvent != null);
     });
+  if (opts.pageScrolls) zb.filter(pageGestures);
   svg.call(zb).on('dblclick.zoom', null);
   const toD3 = (t: Transform) => zoomIdentity.translate(t.x, t.y).scale(t.k);
   return {

@@ -44,6 +44,8 @@ export interface DiagramOptions {
   /** The camera mode changed (the user panned: `free`). */
   onMode?(mode: CameraMode): void;
   minimap?: SVGSVGElement | null;
+  /** The page scrolls around the diagram (an embed): see camera.ts's pageGestures. */
+  pageScrolls?: boolean;
 }
 
 export interface DiagramInstance {
@@ -114,13 +116,19 @@ export function createDiagram(
     opts.onMode?.(m);
   };
   svg.attr('data-camera', mode);
-  const camera = createCamera(svg, viewport, size, (t, byUser) => {
-    if (byUser) {
-      target = null;
-      setMode('free');
-    }
-    refreshMinimap(t);
-  });
+  const camera = createCamera(
+    svg,
+    viewport,
+    size,
+    (t, byUser) => {
+      if (byUser) {
+        target = null;
+        setMode('free');
+      }
+      refreshMinimap(t);
+    },
+    { pageScrolls: opts.pageScrolls ?? false },
+  );
 
   const refreshMinimap = (t: Transform) => {
     const s =

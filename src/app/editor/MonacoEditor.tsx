@@ -34,6 +34,7 @@ export default function MonacoEditor({
   theme,
   label,
   reveal,
+  readOnly = false,
 }: EditorProps) {
   const { t } = useTranslation();
   const host = useRef<HTMLDivElement>(null);
@@ -65,6 +66,7 @@ export default function MonacoEditor({
       ariaLabel: label,
       renderLineHighlight: 'line',
       quickSuggestions: { other: true, comments: false, strings: true },
+      readOnly,
       ...sizeOptions(value.length),
     });
     ed.current = editor;
@@ -101,6 +103,10 @@ export default function MonacoEditor({
     model.setValue(value);
     setMarkers(model, diagnosticsRef.current);
   }, [value]);
+
+  useEffect(() => {
+    ed.current?.updateOptions({ readOnly });
+  }, [readOnly]);
 
   useEffect(() => {
     const monaco = setupMonaco();

@@ -97,7 +97,14 @@ function TooLong({ value, standIn, onFullEditor, onDownload, label }: PlainEdito
   );
 }
 
-function TextareaEditor({ value, onChange, diagnostics, label, reveal }: PlainEditorProps) {
+function TextareaEditor({
+  value,
+  onChange,
+  diagnostics,
+  label,
+  reveal,
+  readOnly = false,
+}: PlainEditorProps) {
   const ref = useRef<HTMLTextAreaElement>(null);
   const caret = useRef<number | null>(null);
   const [view, setView] = useState({ top: 0, height: 800 });
@@ -155,6 +162,7 @@ function TextareaEditor({ value, onChange, diagnostics, label, reveal }: PlainEd
         autoCapitalize="off"
         autoComplete="off"
         value={value}
+        readOnly={readOnly}
         onChange={(e) => onChange(e.target.value)}
         onPaste={onPaste}
         onScroll={(e) =>

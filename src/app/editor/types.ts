@@ -7,6 +7,8 @@ export interface EditorProps {
   readonly diagnostics: readonly LabDiagnostic[];
   readonly theme: 'light' | 'dark';
   readonly label: string;
+  /** Shown, not editable (`editor=readonly`). */
+  readonly readOnly?: boolean;
   /** Line to reveal (a diagnostic clicked in the list); changes trigger the jump. */
   readonly reveal: {
     readonly line: number;

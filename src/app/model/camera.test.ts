@@ -99,4 +99,16 @@ describe('the packet label', () => {
       20 + labelOffset({ x: 20, y: 200 }, 300, 42, boxes, null, bounds).x,
     ).toBeGreaterThanOrEqual(0);
   });
+
+  it('in a panel too narrow for either side, slides inside instead of crossing the edge', () => {
+    // A 400 px embed at the readable zoom: the packet mid-panel, the label wider than each side.
+    const bounds = { x: 0, y: 0, w: 430, h: 300 };
+    const at = { x: 215, y: 150 };
+    const off = labelOffset(at, 300, 42, [], null, bounds);
+    const label = { x: at.x + off.x, y: at.y + off.y, w: 300, h: 42 };
+    expect(label.x).toBeGreaterThanOrEqual(0);
+    expect(label.x + label.w).toBeLessThanOrEqual(430);
+    // The packet's own dot stays uncovered.
+    expect(overlap(label, { x: at.x - 6, y: at.y - 6, w: 12, h: 12 })).toBe(0);
+  });
 });

@@ -251,6 +251,15 @@ export function labelOffset(
       candidates.push({ x: x - at.x, y: k.y + k.h + gap - at.y });
     }
   }
+  // In a narrow panel no side may fit whole: each candidate also slid inside the panel (a 400 px
+  // embed), unless it then covers the packet itself.
+  if (bounds)
+    for (const c of [...candidates]) {
+      const x = Math.min(Math.max(at.x + c.x, bounds.x), bounds.x + bounds.w - w) - at.x;
+      const y = Math.min(Math.max(at.y + c.y, bounds.y), bounds.y + bounds.h - h) - at.y;
+      const onPacket = x < gap && x + w > -gap && y < gap && y + h > -gap;
+      if ((x !== c.x || y !== c.y) && !onPacket) candidates.push({ x, y });
+    }
   let best = candidates[0] as Point;
   let bestScore = Infinity;
   candidates.forEach((c, i) => {

@@ -172,8 +172,9 @@ export function createLabController(
       const bad = o.result.diagnostics.find((x) => x.path === 'path' && x.severity === 'error');
       const def = now.scenario?.defaultPath ?? null;
       // A path that cannot be used (an old link, a place saved before the scenario changed):
-      // say so and go back to the scenario's own first probe instead of failing every visit.
-      if (bad && now.doc.path && def && !samePath(now.doc.path, def)) {
+      // say so and go back to the scenario's own first probe instead of failing every visit
+      // (no default path: the variant's first probe, which runLab picks for no path).
+      if (bad && now.doc.path && !samePath(now.doc.path, def)) {
         a.setNote({
           kind: 'path',
           path: `${now.doc.path.from} → ${now.doc.path.to}`,

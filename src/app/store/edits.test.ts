@@ -250,4 +250,19 @@ describe('a path that cannot be used', () => {
     expect(st.result?.ok).toBe(true);
     expect(JSON.parse(kv.getItem('hookpath:v1:last') ?? '{}').path).toEqual(entry.defaultPath);
   });
+
+  it('without probes of its own (only its variants have some), runLab picks the first one', async () => {
+    const bare = readScenario('000-vip22', SCENARIO.replace(/probes:[\s\S]*$/, ''));
+    expect(bare.defaultPath).toBeNull();
+    const store = createLabStore();
+    const client = fakeClient();
+    createLabController(store, client, { debounceMs: 1 });
+    store.actions.loadScenario(bare, { path: { from: 'client/gone', to: 'vip:22' } });
+    await tick(50);
+    const st = store.getState();
+    expect(st.note).toMatchObject({ kind: 'path' });
+    expect(st.doc.path).toBeNull();
+    expect(client.inputs.at(-1)?.path).toBeUndefined();
+    expect(st.result?.ok).toBe(true);
+  });
 });

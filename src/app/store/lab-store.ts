@@ -73,7 +73,8 @@ export interface LabActions {
   setVariant(id: string | null, manifests?: string, lastGood?: string | null): void;
   setManifests(text: string): void;
   resetManifests(): void;
-  setPath(path: PathSelection): void;
+  /** Null: the scenario's (or variant's) own first probe, as runLab picks it. */
+  setPath(path: PathSelection | null): void;
   setRun(i: number): void;
   setStep(i: number): void;
   stepBy(delta: 1 | -1): void;
