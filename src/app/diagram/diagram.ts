@@ -171,8 +171,11 @@ export function createDiagram(
     const h = scene.layout.hosts.find((x) => x.name === s.host);
     const hook = s.hook ? (h?.hooks.find((k) => k.hook === s.hook)?.box ?? null) : null;
     const chip = s.process ? h?.processes.find((p) => p.name === s.process) : undefined;
+    // On a compact host (a client) with nothing else to point at, the host's name and address
+    // stay readable: the label goes beside the box, not over it.
+    const compact = h && !h.pipeline ? { x: h.x, y: h.y, w: h.w, h: h.h } : null;
     let keepClear =
-      hook ?? (chip ? { x: chip.at.x - chip.w / 2, y: chip.at.y - 10, w: chip.w, h: 20 } : null);
+      hook ?? (chip ? { x: chip.at.x - chip.w / 2, y: chip.at.y - 10, w: chip.w, h: 20 } : compact);
     // The end mark (its cross and the DROP under it) stays visible too.
     if (s.end) keepClear = union(keepClear, { x: s.at.x - 30, y: s.at.y - 16, w: 60, h: 54 });
     token.label(s, obstacles, keepClear, bounds);
