@@ -46,7 +46,7 @@ export function readFlags(search: string, hash: string): UrlFlags {
 /** The lab's starting place, decided on ids only (no YAML parsing): see startingPoint. */
 export interface StartPick {
   readonly id: string;
-  readonly restore: Partial<LabDoc>;
+  readonly restore: Partial<LabDoc> & { readonly everyRule?: boolean };
   /** The saved edit of the slot the lab opens (under a link: the user's own, not shown). */
   readonly saved: EditRecord | null;
   /** True when the doc comes from a link (`#lab=`, or readable parameters naming a place). */
@@ -210,7 +210,7 @@ export function startingPoint(
   return {
     entry,
     restore,
-    extra: { conflict, lastGood },
+    extra: { conflict, lastGood, ...(pick.restore.everyRule ? { everyRule: true } : {}) },
     badLink: pick.badLink,
     notes,
     readable: pick.readable,

@@ -41,7 +41,7 @@ export function Header({ scenarios }: { scenarios: readonly ScenarioEntry[] }) {
     if (inExercise) return inExercise;
     const s = store.getState();
     const url = new URL(globalThis.location.href);
-    url.hash = `${SHARE_PARAM}=${encodeShare(s.doc, s.original)}`;
+    url.hash = `${SHARE_PARAM}=${encodeShare(s.doc, s.original, { everyRule: !s.hideMisses })}`;
     url.searchParams.delete('scenario');
     return url.toString();
   };

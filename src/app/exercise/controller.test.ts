@@ -138,6 +138,7 @@ describe('exercises in the lab', () => {
     await t.ex.open(ID);
     t.lab.actions.setManifests(SOLUTION);
     t.lab.actions.setStep(3);
+    t.lab.actions.setHideMisses(false);
     await settle();
     const link = t.ex.shareLink();
     expect(link).toMatch(new RegExp(`^http://lab\\.test/\\?editor=plain&exercise=${ID}#lab=`));
@@ -158,6 +159,7 @@ describe('exercises in the lab', () => {
     expect(s.scenario?.id).toBe(`exercise:${ID}`);
     expect(s.doc.manifests).toBe(SOLUTION);
     expect(s.doc.step).toBe(3);
+    expect(s.hideMisses).toBe(false);
     expect(s.conflict).toEqual({ kind: 'link', mine: `${SOLUTION}\n# mine` });
     expect(other.ex.store.getState().report?.solved).toBe(true);
     other.dispose();

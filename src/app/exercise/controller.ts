@@ -142,7 +142,10 @@ export function createExerciseController(
       lab.actions.loadScenario(
         r.opened.scenario,
         { ...shared, variant: null },
-        { conflict: mine !== undefined && mine !== shown ? { kind: 'link', mine } : null },
+        {
+          conflict: mine !== undefined && mine !== shown ? { kind: 'link', mine } : null,
+          ...(shared.everyRule ? { everyRule: true } : {}),
+        },
       );
     } else {
       const saved = loadEdit(kv, id, null);
@@ -273,7 +276,7 @@ export function createExerciseController(
         if ('error' in enc) return null;
         h.set(EXERCISE_PARAM, enc.param);
       }
-      h.set(SHARE_PARAM, encodeShare(l.doc, l.original));
+      h.set(SHARE_PARAM, encodeShare(l.doc, l.original, { everyRule: !l.hideMisses }));
       u.hash = h.toString();
       return u.href;
     },

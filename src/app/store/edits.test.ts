@@ -49,6 +49,20 @@ const linkOf = (manifests: string) => {
   return `#lab=${encodeShare(s.getState().doc, s.getState().original)}`;
 };
 
+describe('a share link carries how the trace was shown', () => {
+  it('"Every rule" on when the sender had it on, and only then', () => {
+    const s = createLabStore();
+    s.actions.loadScenario(entry);
+    const doc = s.getState().doc;
+    const every = open(null, `#lab=${encodeShare(doc, ORIGINAL, { everyRule: true })}`);
+    expect(every.store.getState().hideMisses).toBe(false);
+    every.c.dispose();
+    const plain = open(null, `#lab=${encodeShare(doc, ORIGINAL)}`);
+    expect(plain.store.getState().hideMisses).toBe(true);
+    plain.c.dispose();
+  });
+});
+
 describe('a share link for a scenario the user has edited', () => {
   it('shows the link, keeps the saved edit untouched and offers both', async () => {
     const kv = new MemoryStorage();

@@ -101,6 +101,8 @@ export interface LabActions {
 export interface LoadExtra {
   readonly conflict?: EditConflict | null;
   readonly lastGood?: string | null;
+  /** A link's sender showed every rule: so does the lab (else the choice stays as it is). */
+  readonly everyRule?: boolean;
 }
 
 export type LabStore = StoreApi<LabState> & { readonly actions: LabActions };
@@ -166,6 +168,7 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
         diagnostics: [],
         failure: null,
         playing: false,
+        ...(extra.everyRule ? { hideMisses: false } : {}),
         conflict: extra.conflict ?? null,
         lastGood: extra.lastGood ?? null,
         aside: [],

@@ -29,6 +29,8 @@ interface Wire {
   p?: string;
   r?: number;
   st?: number;
+  /** 1: the sender showed every rule, the ones that did not match too. */
+  e?: number;
 }
 
 /** base64url without padding (RFC 4648 §5), as URLs carry it. */
@@ -44,7 +46,12 @@ export function fromBase64Url(s: string): Uint8Array {
   return Uint8Array.from(bin, (c) => c.charCodeAt(0));
 }
 
-export function encodeShare(doc: LabDoc, original: string): string {
+/** How the sender looked at the trace, carried beside the doc. */
+export interface ShareView {
+  readonly everyRule?: boolean;
+}
+
+export function encodeShare(doc: LabDoc, original: string, view: ShareView = {}): string {
   const w: Wire = { v: VERSION, s: doc.scenarioId };
   if (doc.variant) w.va = doc.variant;
   if (doc.manifests !== original) w.m = doc.manifests;
@@ -55,6 +62,7 @@ export function encodeShare(doc: LabDoc, original: string): string {
   }
   if (doc.run) w.r = doc.run;
   if (doc.step) w.st = doc.step;
+  if (view.everyRule) w.e = 1;
   return toBase64Url(deflateSync(strToU8(JSON.stringify(w)), { level: 9 }));
 }
 
@@ -92,7 +100,7 @@ export function inflateCapped(data: Uint8Array, max: number): Uint8Array | 'too-
   return out;
 }
 
-export type SharedDoc = Partial<LabDoc> & { scenarioId: string };
+export type SharedDoc = Partial<LabDoc> & { scenarioId: string; everyRule?: boolean };
 
 /** What reading a link gave: the doc, or why not (shown to the user). */
 export type ShareRead =
@@ -134,6 +142,7 @@ export function readShare(s: string): ShareRead {
       ...(path ? { path } : {}),
       run: index(w.r),
       step: index(w.st),
+      ...(w.e === 1 ? { everyRule: true } : {}),
     },
   };
 }
