@@ -1,19 +1,60 @@
 // @vitest-environment jsdom
 /**
- * Golden SVG (as Observable Plot checks its rendering): the diagram of the VIP:22 homelab at the
- * DNAT step, normalised (numbers rounded), compared with the stored file. A change of the
- * drawing shows up as a diff to review; UPDATE_GOLDEN=1 rewrites the file.
+ * Golden SVGs, as Observable Plot checks its rendering (test/plot-snapshot.js): one per scenario
+ * variant, drawn at its key step (the step a teacher would stop at: the rewrite, the drop, the
+ * delivery), normalised (numbers rounded, one tag a line), compared with the stored file. A
+ * change of the drawing shows up as a diff to review. A missing golden fails: write it on
+ * purpose with UPDATE_GOLDEN=1 and read the new file before committing it.
  */
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { runLab } from '../../cluster/lab.ts';
+import type { TraceEvent } from '../../engine/trace.ts';
+import { readScenario } from '../scenario/entry.ts';
+import { labView } from '../worker/view.ts';
 import { createDiagram } from './diagram.ts';
 import { buildScene, stripMarks } from '../model/scene.ts';
 import { ctShown } from '../model/conntrack.ts';
-import { buildTimeline } from '../model/timeline.ts';
-import { podResult } from '../testing/lab-fixtures.ts';
+import { buildTimeline, type Step } from '../model/timeline.ts';
 
 // Relative to the repository root (vitest's cwd): jsdom gives import.meta.url an http scheme.
-const GOLDEN = 'src/app/diagram/__golden__/vip22-dnat.svg';
+const GOLDEN_DIR = 'src/app/diagram/__golden__';
+const SCENARIOS = 'scenarios';
+
+const TEXTS: Parameters<typeof createDiagram>[1] = {
+  routing: 'routing',
+  localProcesses: 'local sockets',
+  noProcess: 'nothing listens',
+  kind: { client: 'client', node: 'node', pod: 'pod', router: 'router' },
+  rows: { conntrack: 'conntrack', confirm: 'ct confirm', reroute: 'reroute?' },
+  ct: {
+    title: 'conntrack',
+    empty: 'no entry yet',
+    original: 'original',
+    reply: 'reply (expected)',
+    unconfirmed: 'unconfirmed, on the packet',
+    confirmed: 'in the table ✓',
+  },
+};
+
+/** The key step, in the order e2e/variants.spec.ts picks it from the trace panel's rows. */
+const KEY_STEPS: readonly ((e: TraceEvent) => boolean)[] = [
+  (e) => e.type === 'rule' && e.target === 'DNAT',
+  (e) => e.type === 'rule' && e.target === 'DROP',
+  (e) => e.type === 'rule' && e.target === 'REJECT',
+  (e) => e.type === 'policy' && e.verdict === 'DROP',
+  (e) => e.type === 'rule' && e.target === 'MASQUERADE',
+  (e) => e.type === 'socket' && e.result === 'delivered',
+  (e) => e.type === 'socket' && e.result === 'no-listener',
+];
+
+function keyStep(steps: readonly Step[]): number {
+  for (const is of KEY_STEPS) {
+    const i = steps.findIndex((s) => is(s.event));
+    if (i >= 0) return i;
+  }
+  return 0;
+}
 
 /** Rounds the geometry attributes (not the addresses in the text) and puts one tag a line. */
 function normalise(svg: string): string {
@@ -28,51 +69,74 @@ function normalise(svg: string): string {
     .replace(/></g, '>\n<');
 }
 
-describe('diagram golden SVG', () => {
-  it('draws the VIP:22 path at the DNAT step as before, with the conntrack entry', () => {
-    const r = podResult();
-    const run = r.runs[0];
-    if (!run) throw new Error('no run');
-    const steps = buildTimeline(run);
-    const step = steps.findIndex((s) => s.event.type === 'rule' && s.event.target === 'DNAT');
-    const scene = buildScene(r, steps);
-    const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-    document.body.append(svg);
-    const d = createDiagram(svg, {
-      routing: 'routing',
-      localProcesses: 'local sockets',
-      noProcess: 'nothing listens',
-      kind: { client: 'client', node: 'node', pod: 'pod', router: 'router' },
-      rows: { conntrack: 'conntrack', confirm: 'ct confirm', reroute: 'reroute?' },
-      ct: {
-        title: 'conntrack',
-        empty: 'no entry yet',
-        original: 'original',
-        reply: 'reply (expected)',
-        unconfirmed: 'unconfirmed, on the packet',
-        confirmed: 'in the table ✓',
-      },
-    });
-    if (!scene) throw new Error('no scene');
-    d.update({
-      scene,
-      step,
-      run: 0,
-      marks: stripMarks(steps, step),
-      ct: ctShown(scene.layout, steps, step),
-      durationMs: 0,
-      stale: false,
-    });
-    const out = normalise(svg.outerHTML);
-    d.destroy();
-    // What the frame must show, independent of the golden file.
-    expect(out).toContain('10.244.1.5:80');
-    expect(out).toMatch(/class="strip row-table present hit current" data-row="nat"/);
+/** The diagram of a scenario variant's first run at its key step, as normalised SVG text. */
+function drawKeyStep(text: string, variant: string): { svg: string; event: TraceEvent } {
+  const r = labView(runLab({ scenario: text, variant }));
+  const run = r.runs[0];
+  if (!r.ok || !run) throw new Error(`${variant}: no run (${JSON.stringify(r.diagnostics)})`);
+  const steps = buildTimeline(run);
+  const step = keyStep(steps);
+  const scene = buildScene(r, steps);
+  if (!scene) throw new Error(`${variant}: no scene`);
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  document.body.append(svg);
+  const d = createDiagram(svg, TEXTS);
+  d.update({
+    scene,
+    step,
+    run: 0,
+    marks: stripMarks(steps, step),
+    ct: ctShown(scene.layout, steps, step),
+    durationMs: 0,
+    stale: false,
+  });
+  const out = normalise(svg.outerHTML);
+  d.destroy();
+  svg.remove();
+  const event = steps[step]?.event;
+  if (!event) throw new Error(`${variant}: no step ${step}`);
+  return { svg: out, event };
+}
+
+const files = readdirSync(SCENARIOS).filter((f) => f.endsWith('.yaml'));
+
+describe.each(files)('golden SVG of %s', (file) => {
+  const id = file.replace(/\.yaml$/, '');
+  const text = readFileSync(`${SCENARIOS}/${file}`, 'utf8');
+  const variants = readScenario(id, text).variants.map((v) => v.id);
+
+  it.each(variants)('variant %s at its key step is drawn as before', (variant) => {
+    const { svg } = drawKeyStep(text, variant);
+    const golden = `${GOLDEN_DIR}/${id}--${variant}.svg`;
+    if (process.env.UPDATE_GOLDEN) writeFileSync(golden, svg);
+    expect(
+      existsSync(golden),
+      `${golden} is missing: run UPDATE_GOLDEN=1 npx vitest run src/app/diagram/diagram.golden.test.ts and review the file`,
+    ).toBe(true);
+    expect(svg).toBe(readFileSync(golden, 'utf8'));
+  });
+});
+
+describe('golden SVG files', () => {
+  it('are each one variant of a scenario (a stale golden is removed with its variant)', () => {
+    const expected = new Set<string>();
+    for (const file of files) {
+      const id = file.replace(/\.yaml$/, '');
+      const text = readFileSync(`${SCENARIOS}/${file}`, 'utf8');
+      for (const v of readScenario(id, text).variants) expected.add(`${id}--${v.id}.svg`);
+    }
+    const stale = readdirSync(GOLDEN_DIR).filter((f) => !expected.has(f));
+    expect(stale).toEqual([]);
+  });
+
+  it('show what the VIP:22 DNAT frame must show, whatever the stored file says', () => {
+    const text = readFileSync(`${SCENARIOS}/vip22-sshd-or-service.yaml`, 'utf8');
+    const { svg, event } = drawKeyStep(text, 'lb-service');
+    expect(event.type === 'rule' && event.target).toBe('DNAT');
+    expect(svg).toMatch(/class="strip row-table present hit current" data-row="nat"/);
     // The conntrack row is marked, and the entry shows the binding the DNAT just set up.
-    expect(out).toMatch(/class="strip row-conntrack present hit" data-row="conntrack"/);
-    expect(out).toContain('DNAT ⇒ dst 10.244.1.5:80');
-    expect(out).toContain('unconfirmed, on the packet');
-    if (process.env.UPDATE_GOLDEN || !existsSync(GOLDEN)) writeFileSync(GOLDEN, out);
-    expect(out).toBe(readFileSync(GOLDEN, 'utf8'));
+    expect(svg).toMatch(/class="strip row-conntrack present hit" data-row="conntrack"/);
+    expect(svg).toMatch(/DNAT ⇒ dst 10\.244\.\d+\.\d+:80/);
+    expect(svg).toContain('unconfirmed, on the packet');
   });
 });
