@@ -525,9 +525,19 @@ export class NftReader {
     if (c.word() === 'device') c.i += 2;
     if (c.word() !== 'priority') fail(c.here(), "a base chain needs 'priority N' here");
     c.i++;
+    const prioTok = c.peek();
     const prio = this.priority(c);
     const t = type.text as ChainType;
     const h = hook.text as NftHook;
+    const named = /^[a-z]+/.exec(prio.text)?.[0];
+    if (named && !namedPriorityFits(named, h))
+      fail(
+        prioTok,
+        'invalid priority expression value in this context',
+        named === 'dstnat'
+          ? 'dstnat is a prerouting priority; write -100 here'
+          : 'srcnat is a postrouting priority; write 100 here',
+      );
     if (!TYPE_HOOKS[t].includes(h))
       fail(hook, `a ${t} chain cannot hook ${h}`, `${t} chains hook ${TYPE_HOOKS[t].join(', ')}`);
     if (chain.rules.length > 0 && !chain.base)
@@ -581,7 +591,7 @@ export class NftReader {
     const { family, name: tname, next } = this.familyAndName(i, 'table');
     const table = this.findTable(family, tname);
     const name = this.nameAt(next, 'chain');
-    const chain = this.declareChain(table, name, create, null);
+    const chain = this.declareChain(table, name, create, this.blockHandleAt(next + 1));
     const open = this.tokens[next + 1];
     if (next + 1 >= to) return;
     if (!open || open.kind !== 'punct' || open.text !== '{')
@@ -688,12 +698,15 @@ export class NftReader {
           true,
           open?.line ?? 0,
           open?.column ?? 0,
-          table.nextHandle++,
+          0,
         );
         set.fields = fields;
         set.data = data;
         set.flags.add('interval');
-        readElements(c, set, ctx);
+        const n = readElements(c, set, ctx).length;
+        // nftables src/evaluate.c (expr_evaluate_set): a one-element anonymous set becomes a
+        // plain comparison, so no set object (and no handle) reaches the kernel.
+        if (data !== null || n !== 1) set.handle = table.nextHandle++;
         return set;
       },
       value(c, type: DataType) {
@@ -1043,4 +1056,14 @@ function durationSeconds(t: Token | undefined): number {
     fail(t, 'a duration here, like 10800s or 3h', 'units are d, h, m, s, ms');
   const [, d, h, mi, s, ms] = m.map((x) => Number(x ?? 0));
   return (d ?? 0) * 86400 + (h ?? 0) * 3600 + (mi ?? 0) * 60 + (s ?? 0) + (ms ?? 0) / 1000;
+}
+
+/**
+ * nftables src/rule.c std_prio_family_hook_compat: dstnat names a priority at prerouting only,
+ * srcnat at postrouting only (nft 1.0.6 refuses `type nat hook output priority dstnat`).
+ */
+function namedPriorityFits(name: string, hook: NftHook): boolean {
+  if (name === 'dstnat') return hook === 'prerouting';
+  if (name === 'srcnat') return hook === 'postrouting';
+  return true;
 }
