@@ -11,6 +11,8 @@ import {
   LB_IP,
   NODE_IP,
   NODE_POD_IP,
+  NAT_CORE_IPTABLES,
+  NAT_CORE_NFT,
   NODE_PORT,
   nftNodeNetwork,
 } from '../engine/testing/nft-node.ts';
@@ -85,5 +87,39 @@ describeKernel('kube-proxy nftables mode beside an iptables host firewall', () =
       await crossCheck(l(), probe(NODE_IP, 22)),
       `answered "d22@node" src=${CLIENT_IP}`,
     );
+  });
+});
+
+describeKernel('the NAT core: nat chains by priority inside one NAT hook', () => {
+  let lab: KernelLab | null = null;
+  beforeAll(async () => {
+    lab = await KernelLab.start(nftNodeNetwork(NAT_CORE_NFT, NAT_CORE_IPTABLES), {
+      monitor: 'nft',
+      trace: ['node'],
+    });
+  });
+  afterAll(() => lab?.close());
+  const l = () => lab as KernelLab;
+
+  it('a nat chain at priority -150 still runs after a filter chain at -120', async () => {
+    const c = await crossCheck(l(), probe(NODE_IP, 7000));
+    expectAgreement(c, `answered "pod-a" src=${CLIENT_IP}`);
+    const seq = traceOf(c, 'node');
+    const early = seq.findIndex((s) => s.startsWith('ip natlab early rule'));
+    const dnat = seq.findIndex((s) => s.startsWith('ip natlab dnat-first rule'));
+    expect(early).toBeGreaterThanOrEqual(0);
+    expect(dnat).toBeGreaterThan(early);
+  });
+
+  it("once an nft nat chain binds, iptables' nat PREROUTING does not run", async () => {
+    const c = await crossCheck(l(), probe(NODE_IP, 7000));
+    expectAgreement(c);
+    expect(traceOf(c, 'node').some((s) => s.startsWith('ip nat PREROUTING'))).toBe(false);
+  });
+
+  it("without a binding the next nat chain, iptables' nat table, decides", async () => {
+    const c = await crossCheck(l(), probe(NODE_IP, 7001));
+    expectAgreement(c, `answered "pod-b" src=${CLIENT_IP}`);
+    expect(traceOf(c, 'node')).toContain('ip nat PREROUTING rule @2 accept');
   });
 });

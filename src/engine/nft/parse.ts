@@ -540,6 +540,13 @@ export class NftReader {
       );
     if (!TYPE_HOOKS[t].includes(h))
       fail(hook, `a ${t} chain cannot hook ${h}`, `${t} chains hook ${TYPE_HOOKS[t].join(', ')}`);
+    // nf_tables_api.c, nft_chain_parse_hook: a nat chain must run after conntrack (-200).
+    if (t === 'nat' && prio.value <= -200)
+      fail(
+        prioTok,
+        `a nat chain cannot have priority ${prio.value}: the kernel refuses it (Operation not supported)`,
+        'nat chains need a priority above -200, where conntrack runs',
+      );
     if (chain.rules.length > 0 && !chain.base)
       fail(at, `chain ${chain.name} has rules already; it cannot become a base chain`);
     const base: BaseChain = {

@@ -169,3 +169,28 @@ export function nftNodeNetwork(
     ],
   };
 }
+
+/**
+ * The NAT core (nf_nat_inet_fn): a filter chain at -120 and a nat chain at -150 in one table,
+ * iptables' nat PREROUTING beside them. The nat chain runs inside the NAT hook (-100), so after
+ * the filter chain; it binds port 7000 first, so iptables' DNAT for 7000 never runs; for 7001
+ * it binds nothing and iptables' nat table decides. (A nat chain at -200 or below is refused.)
+ */
+export const NAT_CORE_NFT = `table ip natlab {
+  chain early {
+    type filter hook prerouting priority dstnat - 20; policy accept;
+    tcp dport { 7000, 7001 } counter
+  }
+  chain dnat-first {
+    type nat hook prerouting priority mangle; policy accept;
+    tcp dport 7000 dnat to ${POD_A}:8080
+  }
+}
+`;
+
+export const NAT_CORE_IPTABLES = `*nat
+:PREROUTING ACCEPT [0:0]
+-A PREROUTING -p tcp -m tcp --dport 7000 -j DNAT --to-destination ${POD_B}:8080
+-A PREROUTING -p tcp -m tcp --dport 7001 -j DNAT --to-destination ${POD_B}:8080
+COMMIT
+`;
