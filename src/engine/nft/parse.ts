@@ -134,8 +134,30 @@ export class NftReader {
     });
   }
 
+  /**
+   * For JSON input: the JSON position of each line of the generated commands, applied to the
+   * diagnostics from `mapFrom` on.
+   */
+  lineMap: {
+    readonly from: number;
+    readonly at: readonly { line: number; column: number }[];
+  } | null = null;
+
   finish(): NftParseResult {
     checkRuleset(this.ruleset, this.pending, this.diagnostics);
+    const map = this.lineMap;
+    if (map) {
+      for (let i = map.from; i < this.diagnostics.length; i++) {
+        const d = this.diagnostics[i] as Diagnostic;
+        const at = map.at[d.line - 1] ?? { line: 1, column: 1 };
+        this.diagnostics[i] = {
+          ...d,
+          line: at.line,
+          column: at.column,
+          message: `${d.message} (in the JSON object here)`,
+        };
+      }
+    }
     const ok = !this.diagnostics.some((d) => d.severity === 'error');
     return { ruleset: this.ruleset, diagnostics: this.diagnostics, ok };
   }
