@@ -25,107 +25,130 @@ export interface LexError {
   readonly message: string;
 }
 
-const PUNCT = new Set(['{', '}', ';', ',', '(', ')', '|', '&', '^']);
+/** Character classes by code: 1 space, 2 newline, 3 punctuation, 4 quote or `#` (ends a word). */
+const CLASS = new Uint8Array(128);
+for (const c of [32, 9, 13, 12, 11]) CLASS[c] = 1;
+CLASS[10] = 2;
+for (const ch of '{};,()|&^') CLASS[ch.charCodeAt(0)] = 3;
+CLASS[34] = 4;
+CLASS[35] = 4;
 
-function isSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 13 || c === 12 || c === 11;
-}
-
-/** Characters that end a word (besides space and newline). */
-function endsWord(ch: string): boolean {
-  return PUNCT.has(ch) || ch === '"' || ch === '#';
+function cls(c: number): number {
+  return c < 128 ? (CLASS[c] as number) : 0;
 }
 
 const IPV6ISH = /^\[?[0-9a-f:.]*::?[0-9a-f:.]*(\]|\/\d+)?$/i;
 
+/**
+ * The lexer's position in the source. `item` reads one top-level item (up to a newline or `;`
+ * outside braces, included), so a large transaction file is never all tokens at once: each
+ * command's tokens are garbage once it is compiled.
+ */
+export class Lexer {
+  private i = 0;
+  private line = 1;
+  private lineStart = 0;
+  private depth = 0;
+  constructor(private readonly src: string) {}
+
+  done(): boolean {
+    return this.i >= this.src.length;
+  }
+
+  /** Appends the tokens of the next item to `tokens`. */
+  item(tokens: Token[], errors: LexError[]): void {
+    const src = this.src;
+    const n = src.length;
+    const push = (kind: TokKind, text: string, start: number, end: number): void => {
+      tokens.push({
+        kind,
+        text,
+        offset: start,
+        end,
+        line: this.line,
+        column: start - this.lineStart + 1,
+      });
+    };
+    const pushWord = (w: string, start: number): void => {
+      const last = w.charCodeAt(w.length - 1);
+      if (w.length === 1 && (last === 58 || last === 46 || last === 61)) {
+        push('punct', w, start, start + 1);
+      } else if (w.length > 1 && last === 58 && !IPV6ISH.test(w)) {
+        // `0:` before a verdict: the colon is punctuation.
+        push('word', w.slice(0, -1), start, start + w.length - 1);
+        push('punct', ':', start + w.length - 1, start + w.length);
+      } else push('word', w, start, start + w.length);
+    };
+    while (this.i < n) {
+      const i = this.i;
+      const c = src.charCodeAt(i);
+      const k = cls(c);
+      if (k === 1) {
+        this.i++;
+        continue;
+      }
+      if (c === 10) {
+        push('nl', '\n', i, i + 1);
+        this.i++;
+        this.line++;
+        this.lineStart = this.i;
+        if (this.depth === 0) return;
+        continue;
+      }
+      if (c === 92 /* \ */ && (src[i + 1] === '\n' || src.startsWith('\r\n', i + 1))) {
+        this.i += src[i + 1] === '\n' ? 2 : 3;
+        this.line++;
+        this.lineStart = this.i;
+        continue;
+      }
+      if (c === 35 /* # */) {
+        let j = src.indexOf('\n', i);
+        if (j < 0) j = n;
+        const m = /^#\s*handle\s+(\d+)\s*$/.exec(src.slice(i, j));
+        if (m) push('handle', m[1] as string, i, j);
+        this.i = j;
+        continue;
+      }
+      if (c === 34 /* " */) {
+        let j = i + 1;
+        while (j < n && src[j] !== '"' && src[j] !== '\n') j++;
+        if (j >= n || src[j] === '\n') {
+          errors.push({
+            line: this.line,
+            column: i - this.lineStart + 1,
+            message: 'this string has no closing quote',
+          });
+          push('string', src.slice(i + 1, j), i, j);
+          this.i = j;
+          continue;
+        }
+        push('string', src.slice(i + 1, j), i, j + 1);
+        this.i = j + 1;
+        continue;
+      }
+      if (k === 3) {
+        const ch = src[i] as string;
+        push('punct', ch, i, i + 1);
+        this.i++;
+        if (ch === '{') this.depth++;
+        else if (ch === '}') this.depth = Math.max(0, this.depth - 1);
+        else if (ch === ';' && this.depth === 0) return;
+        continue;
+      }
+      // A word: up to space, newline, punctuation, a quote or a comment.
+      let j = i;
+      while (j < n && cls(src.charCodeAt(j)) === 0) j++;
+      this.i = j;
+      pushWord(src.slice(i, j), i);
+    }
+  }
+}
+
+/** All tokens of `src` at once. */
 export function lex(src: string): { tokens: Token[]; errors: LexError[] } {
   const tokens: Token[] = [];
   const errors: LexError[] = [];
-  let line = 1;
-  let lineStart = 0;
-  let i = 0;
-  const n = src.length;
-  const push = (
-    kind: TokKind,
-    text: string,
-    start: number,
-    end: number,
-    l = line,
-    ls = lineStart,
-  ) => tokens.push({ kind, text, offset: start, end, line: l, column: start - ls + 1 });
-  while (i < n) {
-    const c = src.charCodeAt(i);
-    if (isSpace(c)) {
-      i++;
-      continue;
-    }
-    if (c === 10) {
-      push('nl', '\n', i, i + 1);
-      i++;
-      line++;
-      lineStart = i;
-      continue;
-    }
-    if (c === 92 /* \ */ && (src[i + 1] === '\n' || src.startsWith('\r\n', i + 1))) {
-      i += src[i + 1] === '\n' ? 2 : 3;
-      line++;
-      lineStart = i;
-      continue;
-    }
-    if (c === 35 /* # */) {
-      let j = src.indexOf('\n', i);
-      if (j < 0) j = n;
-      const m = /^#\s*handle\s+(\d+)\s*$/.exec(src.slice(i, j));
-      if (m) push('handle', m[1] as string, i, j);
-      i = j;
-      continue;
-    }
-    if (c === 34 /* " */) {
-      const start = i;
-      let j = i + 1;
-      while (j < n && src[j] !== '"' && src[j] !== '\n') j++;
-      if (j >= n || src[j] === '\n') {
-        errors.push({
-          line,
-          column: start - lineStart + 1,
-          message: 'this string has no closing quote',
-        });
-        push('string', src.slice(start + 1, j), start, j);
-        i = j;
-        continue;
-      }
-      push('string', src.slice(start + 1, j), start, j + 1);
-      i = j + 1;
-      continue;
-    }
-    const ch = src[i] as string;
-    if (PUNCT.has(ch)) {
-      push('punct', ch, i, i + 1);
-      i++;
-      continue;
-    }
-    // A word: up to space, newline, punctuation, a quote or a comment.
-    const start = i;
-    while (i < n) {
-      const d = src.charCodeAt(i);
-      if (isSpace(d) || d === 10 || endsWord(src[i] as string)) break;
-      i++;
-    }
-    pushWord(src.slice(start, i), start);
-  }
+  const lx = new Lexer(src);
+  while (!lx.done()) lx.item(tokens, errors);
   return { tokens, errors };
-
-  /** `:`, `.` and `=` alone are punctuation; `0:` before a verdict splits off its colon. */
-  function pushWord(w: string, start: number): void {
-    if (w === ':' || w === '.' || w === '=') {
-      push('punct', w, start, start + 1);
-      return;
-    }
-    if (w.length > 1 && w.endsWith(':') && !IPV6ISH.test(w)) {
-      push('word', w.slice(0, -1), start, start + w.length - 1);
-      push('punct', ':', start + w.length - 1, start + w.length);
-      return;
-    }
-    push('word', w, start, start + w.length);
-  }
 }

@@ -13,7 +13,7 @@ import { Cursor, RuleError, UnsupportedError, fail, type RuleCtx } from './curso
 import { typeByName, TYPES, type DataType } from './datatypes.ts';
 import { keyFamily } from './expr/registry.ts';
 import { parseNftJson } from './json.ts';
-import { lex, type Token } from './lexer.ts';
+import { Lexer, type LexError, type Token } from './lexer.ts';
 import { compileStatements } from './parse-rule.ts';
 import { deleteElement, newSet, readElements } from './sets.ts';
 import { checkRuleset, type PendingRef } from './check.ts';
@@ -162,11 +162,21 @@ export class NftReader {
     return { ruleset: this.ruleset, diagnostics: this.diagnostics, ok };
   }
 
+  /** Reads the text item by item (a command, or a whole `table { }` block). */
   readText(): void {
-    const { tokens, errors } = lex(this.src);
-    for (const e of errors) this.error(e, e.message);
-    this.tokens = tokens;
-    if (!this.matchBraces()) return;
+    const lx = new Lexer(this.src);
+    const errors: LexError[] = [];
+    while (!lx.done()) {
+      const tokens: Token[] = [];
+      lx.item(tokens, errors);
+      for (const e of errors.splice(0)) this.error(e, e.message);
+      this.tokens = tokens;
+      if (this.matchBraces()) this.readItems();
+    }
+  }
+
+  private readItems(): void {
+    const tokens = this.tokens;
     let i = 0;
     while (i < tokens.length) {
       const t = tokens[i] as Token;
@@ -705,8 +715,17 @@ export class NftReader {
     }
   }
 
-  /** The RuleCtx of a rule in `table` (also used to read set declarations). */
+  private readonly contexts = new Map<NftTable, RuleCtx>();
+
+  /** The RuleCtx of a rule in `table` (also used to read set declarations), comment cleared. */
   ruleCtx(table: NftTable, where: string): RuleCtx {
+    let ctx = this.contexts.get(table);
+    if (!ctx) this.contexts.set(table, (ctx = this.newRuleCtx(table, where)));
+    ctx.comment = null;
+    return ctx;
+  }
+
+  private newRuleCtx(table: NftTable, where: string): RuleCtx {
     const pending = this.pending;
     const nextAnon = () => this.anonCount++;
     const ctx: RuleCtx = {
