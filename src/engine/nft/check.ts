@@ -7,7 +7,15 @@
 import type { Diagnostic } from '../rules/types.ts';
 import { compatible, type DataType } from './datatypes.ts';
 import type { Token } from './lexer.ts';
-import type { NftChain, NftRuleset, NftSet, NftTable, NftVerdict, SetRef } from './types.ts';
+import type {
+  NftChain,
+  NftRule,
+  NftRuleset,
+  NftSet,
+  NftTable,
+  NftVerdict,
+  SetRef,
+} from './types.ts';
 
 export type PendingRef =
   | {
@@ -162,6 +170,63 @@ function checkLoops(table: NftTable, out: Diagnostic[], pending: readonly Pendin
         tok,
         `chains reached from ${ch.name} nest ${d} levels deep; the kernel allows ${JUMP_STACK_SIZE}`,
       );
+    }
+  }
+}
+
+/** Hooks each statement may run at (nft_nat.c nft_nat_validate, nft_masq.c, nft_redir.c, nft_reject.c). */
+const STMT_HOOKS: Readonly<Record<string, readonly string[]>> = {
+  DNAT: ['prerouting', 'output'],
+  REDIRECT: ['prerouting', 'output'],
+  SNAT: ['postrouting', 'input'],
+  MASQUERADE: ['postrouting'],
+  REJECT: ['prerouting', 'input', 'forward', 'output'],
+};
+
+/**
+ * nf_tables validates every rule a base chain reaches (nft_chain_validate): NAT statements only
+ * in nat chains, each statement only at the hooks it works at. The kernel refuses the whole
+ * transaction otherwise ("Operation not supported").
+ */
+export function checkHooks(rs: NftRuleset, out: Diagnostic[]): void {
+  const reported = new Set<NftRule>();
+  for (const table of rs.tables) {
+    for (const base of table.bases) {
+      const b = base.base;
+      if (!b) continue;
+      const seen = new Set<NftChain>();
+      const walk = (chain: NftChain): void => {
+        if (seen.has(chain)) return;
+        seen.add(chain);
+        for (const r of chain.rules) {
+          for (const s of r.stmts) {
+            const what = s.kind === 'nat' ? s.target : s.kind === 'reject' ? 'REJECT' : null;
+            if (what && !reported.has(r)) {
+              const hooks = STMT_HOOKS[what] ?? [];
+              const why =
+                s.kind === 'nat' && b.type !== 'nat'
+                  ? `${s.text} works only in a nat chain, and ${base.name} (type ${b.type}) reaches it`
+                  : !hooks.includes(b.hook)
+                    ? `${s.text} works only at ${hooks.join(', ')}, and ${base.name} (hook ${b.hook}) reaches it`
+                    : null;
+              if (why) {
+                reported.add(r);
+                out.push({
+                  severity: 'error',
+                  line: r.line,
+                  column: r.column,
+                  message: `the kernel refuses this rule: ${why}`,
+                });
+              }
+            }
+          }
+          for (const { v } of verdictsOf({ ...chain, rules: [r] } as NftChain)) {
+            const next = 'chain' in v ? table.chains.get(v.chain) : undefined;
+            if (next) walk(next);
+          }
+        }
+      };
+      walk(base);
     }
   }
 }

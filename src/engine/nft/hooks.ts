@@ -122,7 +122,7 @@ export function hookPlan(
   }
   for (const t of nft?.tables ?? []) {
     if (!seesFamily(t.family, family)) continue;
-    for (const chain of t.chains.values()) {
+    for (const chain of t.bases) {
       const b = chain.base;
       if (!b || b.hook !== NFT_HOOK[hook]) continue;
       if (b.type === 'nat') nat.push({ kind: 'nft', chain, priority: b.priority, seq: seq++ });

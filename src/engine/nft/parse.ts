@@ -16,7 +16,7 @@ import { parseNftJson } from './json.ts';
 import { Lexer, type LexError, type Token } from './lexer.ts';
 import { compileStatements } from './parse-rule.ts';
 import { deleteElement, newSet, readElements } from './sets.ts';
-import { checkRuleset, type PendingRef } from './check.ts';
+import { checkHooks, checkRuleset, type PendingRef } from './check.ts';
 import type {
   BaseChain,
   ChainType,
@@ -145,6 +145,9 @@ export class NftReader {
 
   finish(): NftParseResult {
     checkRuleset(this.ruleset, this.pending, this.diagnostics);
+    for (const t of this.ruleset.tables) t.bases = [...t.chains.values()].filter((c) => c.base);
+    if (!this.diagnostics.some((d) => d.severity === 'error'))
+      checkHooks(this.ruleset, this.diagnostics);
     const map = this.lineMap;
     if (map) {
       for (let i = map.from; i < this.diagnostics.length; i++) {
@@ -401,6 +404,7 @@ export class NftReader {
         sets: new Map(),
         nextHandle: 1,
         conntrack: false,
+        bases: [],
       };
       this.ruleset.tables.push(table);
     }

@@ -163,6 +163,8 @@ export interface NftTable {
    * the table's family in the namespace (nf_ct_netns_get). Without it no packet is tracked.
    */
   conntrack: boolean;
+  /** Its base chains in declaration order, listed when the ruleset is complete (hook plans). */
+  bases: NftChain[];
 }
 
 export interface NftRuleset {
