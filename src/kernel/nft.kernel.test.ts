@@ -15,7 +15,10 @@ import {
   NAT_CORE_NFT,
   NODE_PORT,
   nftNodeNetwork,
+  REFUSED,
 } from '../engine/testing/nft-node.ts';
+import { parseNftRuleset } from '../engine/index.ts';
+import { CommandError, deleteNamespace, nsRun, run, RUN_PREFIX } from './netns.ts';
 import { crossCheck } from './compare.ts';
 import { expectAgreement, traceOf } from './expect.ts';
 import { KernelLab } from './lab.ts';
@@ -122,4 +125,27 @@ describeKernel('the NAT core: nat chains by priority inside one NAT hook', () =>
     expectAgreement(c, `answered "pod-b" src=${CLIENT_IP}`);
     expect(traceOf(c, 'node')).toContain('ip nat PREROUTING rule @2 accept');
   });
+});
+
+describeKernel('what nf_tables refuses at load, the reader refuses too', () => {
+  const ns = `${RUN_PREFIX}-refuse`;
+  beforeAll(() => {
+    run('ip', ['netns', 'add', ns]);
+  });
+  afterAll(() => deleteNamespace(ns));
+
+  for (const [name, text] of Object.entries(REFUSED)) {
+    it(name, () => {
+      let kernel = '';
+      try {
+        nsRun(ns, 'nft', ['-f', '-'], text);
+      } catch (e) {
+        kernel = e instanceof CommandError ? e.stderr : String(e);
+      }
+      expect(kernel).toContain('Operation not supported');
+      const engine = parseNftRuleset(text).diagnostics.filter((d) => d.severity === 'error');
+      expect(engine.length, JSON.stringify(engine)).toBe(1);
+      expect(engine[0]?.message).toMatch(/^the kernel refuses this rule/);
+    });
+  }
 });

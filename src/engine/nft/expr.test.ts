@@ -81,7 +81,7 @@ describe('expressions against one packet', () => {
 });
 
 describe('verdict statements as the client sees them', () => {
-  const run = (stmt: string) =>
+  const outcomeOf = (stmt: string) =>
     simulate(
       lanNetwork({
         nftables: `table ip t {\n  chain input {\n    type filter hook input priority 0;\n    tcp dport 22 ${stmt}\n  }\n}`,
@@ -90,19 +90,19 @@ describe('verdict statements as the client sees them', () => {
     ).outcome;
 
   it('reject: ICMP port unreachable; with tcp reset: a reset; with icmpx admin-prohibited', () => {
-    expect(run('reject')).toMatchObject({ kind: 'refused', via: 'icmp-port-unreachable' });
-    expect(run('reject with tcp reset')).toMatchObject({ kind: 'refused', via: 'tcp-reset' });
-    expect(run('reject with icmpx admin-prohibited')).toMatchObject({
+    expect(outcomeOf('reject')).toMatchObject({ kind: 'refused', via: 'icmp-port-unreachable' });
+    expect(outcomeOf('reject with tcp reset')).toMatchObject({ kind: 'refused', via: 'tcp-reset' });
+    expect(outcomeOf('reject with icmpx admin-prohibited')).toMatchObject({
       kind: 'refused',
       via: 'icmp-admin-prohibited',
     });
   });
 
   it('drop: timeout; continue and accept: answered; queue: unsupported', () => {
-    expect(run('drop').kind).toBe('timeout');
-    expect(run('continue').kind).toBe('answered');
-    expect(run('accept').kind).toBe('answered');
-    expect(run('queue').kind).toBe('unsupported');
+    expect(outcomeOf('drop').kind).toBe('timeout');
+    expect(outcomeOf('continue').kind).toBe('answered');
+    expect(outcomeOf('accept').kind).toBe('answered');
+    expect(outcomeOf('queue').kind).toBe('unsupported');
   });
 
   it('jump returns to the next rule, goto does not', () => {

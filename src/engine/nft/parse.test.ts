@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseNftRuleset, type NftRuleset } from '../index.ts';
+import { REFUSED } from '../testing/nft-node.ts';
 
 const data = (f: string) => readFileSync(new URL(`./testdata/${f}`, import.meta.url), 'utf8');
 
@@ -204,5 +205,24 @@ describe('what is wrong, and where', () => {
     const r = parseNftRuleset('add table ip t\n'.repeat(100), { maxBytes: 100 });
     expect(r.ok).toBe(false);
     expect(r.ruleset.tables).toEqual([]);
+  });
+});
+
+describe('what the kernel refuses at load (nf_tables validation)', () => {
+  // Linux 6.18: `nft -f` fails with "Could not process rule: Operation not supported" for each
+  // (src/kernel/nft.kernel.test.ts loads them); `nft -c` does not notice.
+  it('NAT outside a nat chain, reached through a jump', () => {
+    expect(errors(REFUSED.dnatInFilter)[0]?.message).toBe(
+      'the kernel refuses this rule: dnat to 10.0.0.1 works only in a nat chain, and f (type filter) reaches it',
+    );
+  });
+
+  it('reject at postrouting; dnat at postrouting', () => {
+    expect(errors(REFUSED.rejectAtPostrouting)[0]?.message).toMatch(
+      /^the kernel refuses this rule: reject works only at/,
+    );
+    expect(errors(REFUSED.dnatAtPostrouting)[0]?.message).toMatch(
+      /^the kernel refuses this rule: dnat to 10.0.0.1 works only at prerouting, output/,
+    );
   });
 });

@@ -194,3 +194,31 @@ export const NAT_CORE_IPTABLES = `*nat
 -A PREROUTING -p tcp -m tcp --dport 7001 -j DNAT --to-destination ${POD_B}:8080
 COMMIT
 `;
+
+/** Rulesets nf_tables refuses when a base chain reaches them (nft_chain_validate). */
+export const REFUSED = {
+  dnatInFilter: `table ip t {
+  chain sub {
+    dnat to 10.0.0.1
+  }
+  chain f {
+    type filter hook prerouting priority 0;
+    jump sub
+  }
+}
+`,
+  rejectAtPostrouting: `table ip t {
+  chain p {
+    type nat hook postrouting priority 100;
+    reject
+  }
+}
+`,
+  dnatAtPostrouting: `table ip t {
+  chain p {
+    type nat hook postrouting priority 100;
+    dnat to 10.0.0.1
+  }
+}
+`,
+};
