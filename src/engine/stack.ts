@@ -20,7 +20,7 @@ import {
   type CtInfo,
 } from './conntrack.ts';
 import { isLocalAddr, localIface, longestMatch, selectSourceAddr, type Route } from './host.ts';
-import { ipToNum, isLoopback, isMulticastOrBroadcast } from './ip.ts';
+import { cidrContainsNum, ipToNum, isLoopback, isMulticastOrBroadcast, parseCidr } from './ip.ts';
 import type { Packet } from './packet.ts';
 import type { NatOp, RejectWith } from './rules/target-op.ts';
 import type { Hook, Rule, TableName } from './rules/types.ts';
@@ -107,11 +107,12 @@ function doNat(env: StackEnv, op: NatOp, t: Traversal): 'ok' | 'drop' {
   const p = t.pkt;
   if (op.kind === 'dnat' || op.kind === 'redirect') {
     let dst = p.dst;
+    const fam = familyOf(p);
     if (op.kind === 'dnat') dst = op.ip ?? p.dst;
-    else if (t.hook === 'OUTPUT') dst = '127.0.0.1';
+    else if (t.hook === 'OUTPUT') dst = fam === 6 ? '::1' : '127.0.0.1';
     else {
       const a = t.inIf
-        ? env.host.config.ifaces.get(t.inIf)?.addrs.find((x) => x.family === 4)
+        ? env.host.config.ifaces.get(t.inIf)?.addrs.find((x) => x.family === fam)
         : undefined;
       if (!a) return 'drop';
       dst = a.ip;
@@ -127,7 +128,10 @@ function doNat(env: StackEnv, op: NatOp, t: Traversal): 'ok' | 'drop' {
   if (op.kind === 'snat') src = op.ip;
   else {
     if (!t.outIf) return 'drop';
-    src = selectSourceAddr(env.host.config, t.outIf, t.nextHop);
+    src =
+      familyOf(p) === 6
+        ? sourceAddr6(env, t.outIf, t.nextHop)
+        : selectSourceAddr(env.host.config, t.outIf, t.nextHop);
     if (!src) return 'drop';
   }
   // With --random-fully the kernel draws the port; the lab picks one from the connection's tuple,
@@ -145,6 +149,22 @@ function doNat(env: StackEnv, op: NatOp, t: Traversal): 'ok' | 'drop' {
   conn.srcNatDone = true;
   t.pkt = { ...p, src, sport };
   return 'ok';
+}
+
+/**
+ * MASQUERADE's IPv6 source (nf_nat_masquerade_ipv6: ipv6_dev_get_saddr on the out device): an
+ * address of the interface on the next hop's prefix, else its first global one.
+ */
+function sourceAddr6(env: StackEnv, iface: string, toward: string | null): string | null {
+  const addrs = (env.host.config.ifaces.get(iface)?.addrs ?? []).filter(
+    (a) => a.family === 6 && !a.ip.toLowerCase().startsWith('fe80'),
+  );
+  const hop = toward === null ? null : ipToNum(toward);
+  const near = addrs.find((a) => {
+    const c = parseCidr(`${a.ip}/${a.prefix}`);
+    return c !== null && hop !== null && cidrContainsNum(c, hop);
+  });
+  return (near ?? addrs[0])?.ip ?? null;
 }
 
 /** iptables for IPv4 packets, ip6tables for IPv6 ones (separate rulesets in the kernel). */

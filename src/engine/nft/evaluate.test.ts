@@ -160,6 +160,44 @@ table ip g {
     expect(v6.events.some((e) => e.type === 'hook' && e.nft?.table === 'g')).toBe(false);
   });
 
+  it('IPv6 masquerade takes an IPv6 address of the outgoing interface', () => {
+    const spec: NetworkSpec = {
+      hosts: [
+        {
+          name: 'client',
+          interfaces: [{ name: 'eth0', addresses: ['fd00:1::10/64'], segment: 'inside' }],
+          routes: [{ to: '::/0', via: 'fd00:1::1' }],
+        },
+        {
+          name: 'gw',
+          interfaces: [
+            { name: 'eth0', addresses: ['fd00:1::1/64'], segment: 'inside' },
+            { name: 'eth1', addresses: ['fd00:2::1/64'], segment: 'outside' },
+          ],
+          sysctls: { ipForward: true },
+          nftables: `table ip6 nat {
+  chain post { type nat hook postrouting priority srcnat; oifname "eth1" masquerade; }
+}`,
+        },
+        {
+          name: 'server',
+          interfaces: [{ name: 'eth0', addresses: ['fd00:2::20/64'], segment: 'outside' }],
+          listeners: [{ process: 'web', proto: 'tcp', address: '::', port: 80, reply: 'web' }],
+        },
+      ],
+    };
+    const sim = simulate(net(spec), {
+      kind: 'connect',
+      from: 'client',
+      proto: 'tcp',
+      dst: 'fd00:2::20',
+      dport: 80,
+      // Given: the engine picks IPv4 sources only for local sockets.
+      src: 'fd00:1::10',
+    });
+    expect(sim.outcome).toMatchObject({ kind: 'answered', reply: 'web', srcSeen: 'fd00:2::1' });
+  });
+
   it('session affinity: update @set remembers the client, the next connection goes back', () => {
     const affinity = KUBE_PROXY_NFT.replace(
       'add rule ip kube-proxy service-web numgen',
