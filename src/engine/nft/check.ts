@@ -120,8 +120,12 @@ function verdictsOf(chain: NftChain): { v: NftVerdict; rule: number }[] {
   return out;
 }
 
-/** Depth-first from every chain: a back edge is a loop; a path past 16 levels is too deep. */
-function checkLoops(table: NftTable, out: Diagnostic[], pending: readonly PendingRef[]): void {
+/** Every chain's jump and goto targets (rules and verdict maps), computed once per check. */
+const edgeCache = new WeakMap<NftTable, Map<string, string[]>>();
+
+function edgesOf(table: NftTable): Map<string, string[]> {
+  const hit = edgeCache.get(table);
+  if (hit) return hit;
   const edges = new Map<string, string[]>();
   for (const ch of table.chains.values()) {
     const to: string[] = [];
@@ -129,6 +133,14 @@ function checkLoops(table: NftTable, out: Diagnostic[], pending: readonly Pendin
       if ('chain' in v && table.chains.has(v.chain)) to.push(v.chain);
     edges.set(ch.name, to);
   }
+  edgeCache.set(table, edges);
+  return edges;
+}
+
+/** Depth-first from every chain: a back edge is a loop; a path past 16 levels is too deep. */
+function checkLoops(table: NftTable, out: Diagnostic[], pending: readonly PendingRef[]): void {
+  edgeCache.delete(table);
+  const edges = edgesOf(table);
   const state = new Map<string, number>(); // 1 visiting, 2 done
   const depth = new Map<string, number>();
   const tokOf = (name: string) =>
@@ -189,44 +201,52 @@ const STMT_HOOKS: Readonly<Record<string, readonly string[]>> = {
  * transaction otherwise ("Operation not supported").
  */
 export function checkHooks(rs: NftRuleset, out: Diagnostic[]): void {
-  const reported = new Set<NftRule>();
   for (const table of rs.tables) {
+    // The rules with a statement some hooks refuse, by chain: usually a handful.
+    const picky = new Map<string, { r: NftRule; what: string; text: string; nat: boolean }[]>();
+    for (const ch of table.chains.values())
+      for (const r of ch.rules)
+        for (const s of r.stmts) {
+          const what = s.kind === 'nat' ? s.target : s.kind === 'reject' ? 'REJECT' : null;
+          if (!what) continue;
+          let list = picky.get(ch.name);
+          if (!list) picky.set(ch.name, (list = []));
+          list.push({ r, what, text: s.text, nat: s.kind === 'nat' });
+        }
+    if (picky.size === 0) continue;
+    const edges = edgesOf(table);
+    const reported = new Set<NftRule>();
     for (const base of table.bases) {
       const b = base.base;
       if (!b) continue;
-      const seen = new Set<NftChain>();
-      const walk = (chain: NftChain): void => {
-        if (seen.has(chain)) return;
-        seen.add(chain);
-        for (const r of chain.rules) {
-          for (const s of r.stmts) {
-            const what = s.kind === 'nat' ? s.target : s.kind === 'reject' ? 'REJECT' : null;
-            if (what && !reported.has(r)) {
-              const hooks = STMT_HOOKS[what] ?? [];
-              const why =
-                s.kind === 'nat' && b.type !== 'nat'
-                  ? `${s.text} works only in a nat chain, and ${base.name} (type ${b.type}) reaches it`
-                  : !hooks.includes(b.hook)
-                    ? `${s.text} works only at ${hooks.join(', ')}, and ${base.name} (hook ${b.hook}) reaches it`
-                    : null;
-              if (why) {
-                reported.add(r);
-                out.push({
-                  severity: 'error',
-                  line: r.line,
-                  column: r.column,
-                  message: `the kernel refuses this rule: ${why}`,
-                });
-              }
-            }
-          }
-          for (const { v } of verdictsOf({ ...chain, rules: [r] } as NftChain)) {
-            const next = 'chain' in v ? table.chains.get(v.chain) : undefined;
-            if (next) walk(next);
-          }
+      const seen = new Set<string>([base.name]);
+      const queue = [base.name];
+      while (queue.length > 0) {
+        const name = queue.pop() as string;
+        for (const p of picky.get(name) ?? []) {
+          if (reported.has(p.r)) continue;
+          const hooks = STMT_HOOKS[p.what] ?? [];
+          const why =
+            p.nat && b.type !== 'nat'
+              ? `${p.text} works only in a nat chain, and ${base.name} (type ${b.type}) reaches it`
+              : !hooks.includes(b.hook)
+                ? `${p.text} works only at ${hooks.join(', ')}, and ${base.name} (hook ${b.hook}) reaches it`
+                : null;
+          if (!why) continue;
+          reported.add(p.r);
+          out.push({
+            severity: 'error',
+            line: p.r.line,
+            column: p.r.column,
+            message: `the kernel refuses this rule: ${why}`,
+          });
         }
-      };
-      walk(base);
+        for (const next of edges.get(name) ?? []) {
+          if (seen.has(next)) continue;
+          seen.add(next);
+          queue.push(next);
+        }
+      }
     }
   }
 }
