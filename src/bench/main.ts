@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { benchCli } from './cli.ts';
 import { benchEngine } from './engine.ts';
 import { benchExtras } from './extras.ts';
+import { benchNft } from './nft.ts';
 
 // package.json builds src/bench/parse-file.ts next to this bundle's directory.
 const parseEntry = join(
@@ -19,6 +20,7 @@ const parseEntry = join(
 );
 
 benchEngine(parseEntry);
+benchNft(parseEntry);
 benchCli();
 // `npm run bench:engine` stops here.
 if (!process.env.BENCH_ONLY_ENGINE) await benchExtras();

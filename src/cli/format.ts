@@ -2,6 +2,7 @@
 import {
   explainText,
   limitText,
+  nftNotation,
   packetText,
   xtablesNotation,
   type Choice,
@@ -52,19 +53,26 @@ export function traceLines(events: readonly TraceEvent[], fmt: TraceFormat = {})
     let what: string;
     switch (e.type) {
       case 'rule':
-        what = `${xtablesNotation(e)}  ${e.text}`;
+        // nft steps as `nft monitor trace` prints them; iptables steps as xtables-monitor does.
+        what = nftNotation(e) ?? `${xtablesNotation(e)}  ${e.text}`;
         break;
       case 'return':
-        what = `${xtablesNotation(e) ?? e.type}${e.explain.key === 'chain.repeat' ? '  (walked before with this same packet: not walked again)' : ''}`;
+        what = e.nft
+          ? `${e.nft.family} ${e.nft.table} ${e.nft.chain} return (end of chain)`
+          : `${xtablesNotation(e) ?? e.type}${e.explain.key === 'chain.repeat' ? '  (walked before with this same packet: not walked again)' : ''}`;
         break;
       case 'policy':
-        what = xtablesNotation(e) ?? e.type;
+        what = nftNotation(e) ?? xtablesNotation(e) ?? e.type;
         break;
       case 'hook':
-        what = `-- ${e.table} ${e.hook}${e.implicit ? ' (implicit)' : ''}`;
+        what = e.nft
+          ? `-- ${e.nft.family} ${e.nft.table} ${e.nft.chain} ${e.hook} (type ${e.nft.type ?? 'filter'}, priority ${e.nft.priority ?? 0})`
+          : `-- ${e.table} ${e.hook}${e.implicit ? ' (implicit)' : ''}`;
         break;
       case 'miss':
-        what = `${e.table}:${e.chain}: rules ${e.from}-${e.to} do not match`;
+        what = e.nft
+          ? `${e.nft.family} ${e.nft.table} ${e.nft.chain}: rules ${e.from}-${e.to} do not match`
+          : `${e.table}:${e.chain}: rules ${e.from}-${e.to} do not match`;
         break;
       case 'route':
         what = `route ${e.decision}${e.dev ? ` dev ${e.dev}` : ''}${e.via ? ` via ${e.via}` : ''}${e.routeText ? `  (${e.routeText})` : ''}`;
