@@ -10,7 +10,12 @@ import { promisify } from 'node:util';
 import type { Choice, NetworkSpec, Outcome } from '../engine/index.ts';
 import { answeredByMatches } from '../cluster/expect.ts';
 import { clusterOf, probeFor } from '../cluster/lab.ts';
-import { loadScenario, type ProbeDef } from '../cluster/scenario.ts';
+import {
+  loadScenario,
+  scenarioModes,
+  type KubeProxyMode,
+  type ProbeDef,
+} from '../cluster/scenario.ts';
 import type { BuiltCluster } from '../cluster/topology.ts';
 import type { AgentResult } from './agents.ts';
 import type { KernelLab, KernelProbe } from './lab.ts';
@@ -18,6 +23,8 @@ import type { KernelLab, KernelProbe } from './lab.ts';
 export interface VariantCase {
   /** The variant's id; undefined for a scenario without variants. */
   readonly id: string | undefined;
+  /** The kube-proxy mode the variant runs in (one of the scenario's kubeProxyModes). */
+  readonly mode: KubeProxyMode;
   readonly cluster: BuiltCluster | null;
   /** Errors in the scenario or its manifests: the variant cannot be built. */
   readonly errors: readonly string[];
@@ -30,7 +37,10 @@ export interface ScenarioCase {
   readonly variants: readonly VariantCase[];
 }
 
-/** Every scenario file of `dir`, every variant built (base scenario if it has none). */
+/**
+ * Every scenario file of `dir`, every variant built (base scenario if it has none) in every
+ * kube-proxy mode the scenario runs in.
+ */
 export function scenarioCases(dir: string): ScenarioCase[] {
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.yaml'))
@@ -44,33 +54,42 @@ export function scenarioCases(dir: string): ScenarioCase[] {
     const ids = scenario.def.variants?.length
       ? scenario.def.variants.map((v) => v.id)
       : [undefined];
-    const variants = ids.map((id) => {
-      const built = clusterOf(scenario, id, undefined);
-      return {
-        id,
-        cluster: built.cluster,
-        errors: built.diagnostics
-          .filter((d) => d.severity === 'error')
-          .map((d) => `${d.path}: ${d.message}`),
-        probes: built.probes,
-      };
-    });
+    const variants = scenarioModes(scenario.def).flatMap((mode) =>
+      ids.map((id) => {
+        const built = clusterOf(scenario, id, undefined, mode);
+        return {
+          id,
+          mode,
+          cluster: built.cluster,
+          errors: built.diagnostics
+            .filter((d) => d.severity === 'error')
+            .map((d) => `${d.path}: ${d.message}`),
+          probes: built.probes,
+        };
+      }),
+    );
     return { file, errors, variants };
   });
 }
 
 /**
  * The cluster's NetworkSpec with every node's generated rules in `rules` (kube-proxy's output
- * merged with the node's own, exactly the text the engine parses from `lazyRules`): the harness
- * loads `rules` with iptables-restore, and the engine then reads the same spec.
+ * merged with the node's own, exactly the text the engine parses from `lazyRules`) and, on
+ * nftables-mode nodes, kube-proxy's table in `nftables`: the harness loads `rules` with
+ * iptables-restore and `nftables` with `nft -f`, and the engine then reads the same spec.
  */
 export function kernelSpec(c: BuiltCluster): NetworkSpec {
   return {
     ...c.network,
     hosts: c.network.hosts.map((h) => {
-      if (!h.lazyRules) return h;
-      const { lazyRules, ...rest } = h;
-      return { ...rest, rules: lazyRules() };
+      const { lazyRules, lazyNftables, ...rest } = h as typeof h & {
+        readonly lazyNftables?: () => string;
+      };
+      return {
+        ...rest,
+        ...(lazyRules ? { rules: lazyRules() } : {}),
+        ...(lazyNftables ? { nftables: lazyNftables() } : {}),
+      };
     }),
   };
 }
