@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { parseRuleset, serializeRuleset } from '../engine/index.ts';
 import { generateProxierRules, sortIptablesRules } from '../kube/proxier/index.ts';
 import { runFlows, type Flow } from './flows.ts';
+import { runNftCorpus, type NftCorpus } from './nft-main.ts';
 import { normaliseMark, setupToProxierInput, type Setup } from './setup.ts';
 
 interface Case {
@@ -27,6 +28,7 @@ interface Case {
 }
 
 interface Corpus {
+  readonly mode?: 'iptables' | 'nftables';
   readonly cases: readonly Case[];
   readonly constants: { readonly testNodeIP: string };
   readonly referenceDumps: readonly {
@@ -49,67 +51,72 @@ const corpus = JSON.parse(readFileSync(path, 'utf8')) as Corpus;
 const nodeIPsOf = (c: object): readonly string[] =>
   'nodeIPs' in c && Array.isArray(c.nodeIPs) ? c.nodeIPs : [corpus.constants.testNodeIP];
 
-const tally = { static: { passed: 0, failed: 0 }, generated: { passed: 0, failed: 0 } };
-for (const c of corpus.cases) {
-  let rules: string;
-  let kind: 'static' | 'generated';
-  if (c.dump !== null) {
-    rules = c.dump;
-    kind = 'static';
-  } else if (c.setup) {
-    rules = generateProxierRules(setupToProxierInput(c.setup, nodeIPsOf(c), c.ipFamily)).dump;
-    kind = 'generated';
-  } else {
-    console.log(`SKIP ${c.id}: neither a dump nor a setup`);
-    continue;
-  }
-  const results = runFlows(rules, c.localAddresses, c.flows, c.ipFamily === 'IPv6' ? 6 : 4);
-  for (const r of results) {
-    tally[kind][r.pass ? 'passed' : 'failed']++;
-    if (!r.pass || verbose) {
-      console.log(
-        `${r.pass ? 'ok  ' : 'FAIL'} ${c.id} / ${r.flow.name}: expected "${r.flow.output}" masq=${r.flow.masq}, got "${r.output}" masq=${r.masq}${r.note ? ` (${r.note})` : ''}`,
-      );
+if (corpus.mode === 'nftables') {
+  const t = runNftCorpus(corpus as unknown as NftCorpus, (l) => console.log(l), verbose);
+  process.exitCode = t.failed + t.dumpsFailed ? 1 : 0;
+} else {
+  const tally = { static: { passed: 0, failed: 0 }, generated: { passed: 0, failed: 0 } };
+  for (const c of corpus.cases) {
+    let rules: string;
+    let kind: 'static' | 'generated';
+    if (c.dump !== null) {
+      rules = c.dump;
+      kind = 'static';
+    } else if (c.setup) {
+      rules = generateProxierRules(setupToProxierInput(c.setup, nodeIPsOf(c), c.ipFamily)).dump;
+      kind = 'generated';
+    } else {
+      console.log(`SKIP ${c.id}: neither a dump nor a setup`);
+      continue;
+    }
+    const results = runFlows(rules, c.localAddresses, c.flows, c.ipFamily === 'IPv6' ? 6 : 4);
+    for (const r of results) {
+      tally[kind][r.pass ? 'passed' : 'failed']++;
+      if (!r.pass || verbose) {
+        console.log(
+          `${r.pass ? 'ok  ' : 'FAIL'} ${c.id} / ${r.flow.name}: expected "${r.flow.output}" masq=${r.flow.masq}, got "${r.output}" masq=${r.masq}${r.note ? ` (${r.note})` : ''}`,
+        );
+      }
     }
   }
-}
-const { passed: sp, failed: sf } = tally.static;
-const { passed: gp, failed: gf } = tally.generated;
-console.log(`flows with a static dump: ${sp} passed, ${sf} failed`);
-console.log(`flows with generated rules: ${gp} passed, ${gf} failed`);
-console.log(`flows: ${sp + gp} passed, ${sf + gf} failed`);
+  const { passed: sp, failed: sf } = tally.static;
+  const { passed: gp, failed: gf } = tally.generated;
+  console.log(`flows with a static dump: ${sp} passed, ${sf} failed`);
+  console.log(`flows with generated rules: ${gp} passed, ${gf} failed`);
+  console.log(`flows: ${sp + gp} passed, ${sf + gf} failed`);
 
-let rtPassed = 0;
-let rtFailed = 0;
-let linesPassed = 0;
-let linesFailed = 0;
-for (const ref of corpus.referenceDumps) {
-  const text = ref.dump.replace(/^\n/, '');
-  const parsed = parseRuleset(text);
-  const back = serializeRuleset(parsed.ruleset);
-  if (parsed.ok && back === text) rtPassed++;
-  else {
-    rtFailed++;
-    console.log(
-      `FAIL round trip of ${ref.test}: ${parsed.diagnostics.map((d) => `line ${d.line}: ${d.message}`).join('; ')}`,
-    );
-  }
-  if (!ref.setup) continue;
-  const ours = generateProxierRules(setupToProxierInput(ref.setup, nodeIPsOf(ref), 'IPv4'));
-  const got = sortIptablesRules(normaliseMark(ours.restoreInput)).split('\n');
-  const want = text.split('\n');
-  for (let i = 0; i < Math.max(got.length, want.length); i++) {
-    if (got[i] === want[i]) linesPassed++;
+  let rtPassed = 0;
+  let rtFailed = 0;
+  let linesPassed = 0;
+  let linesFailed = 0;
+  for (const ref of corpus.referenceDumps) {
+    const text = ref.dump.replace(/^\n/, '');
+    const parsed = parseRuleset(text);
+    const back = serializeRuleset(parsed.ruleset);
+    if (parsed.ok && back === text) rtPassed++;
     else {
-      linesFailed++;
+      rtFailed++;
       console.log(
-        `FAIL ${ref.test} line ${i + 1}:\n  want: ${want[i] ?? '<none>'}\n  got:  ${got[i] ?? '<none>'}`,
+        `FAIL round trip of ${ref.test}: ${parsed.diagnostics.map((d) => `line ${d.line}: ${d.message}`).join('; ')}`,
       );
     }
+    if (!ref.setup) continue;
+    const ours = generateProxierRules(setupToProxierInput(ref.setup, nodeIPsOf(ref), 'IPv4'));
+    const got = sortIptablesRules(normaliseMark(ours.restoreInput)).split('\n');
+    const want = text.split('\n');
+    for (let i = 0; i < Math.max(got.length, want.length); i++) {
+      if (got[i] === want[i]) linesPassed++;
+      else {
+        linesFailed++;
+        console.log(
+          `FAIL ${ref.test} line ${i + 1}:\n  want: ${want[i] ?? '<none>'}\n  got:  ${got[i] ?? '<none>'}`,
+        );
+      }
+    }
   }
+  console.log(`reference dumps round trip: ${rtPassed} passed, ${rtFailed} failed`);
+  console.log(
+    `reference dump lines (generated vs kube-proxy): ${linesPassed} passed, ${linesFailed} failed`,
+  );
+  process.exitCode = sf + gf + rtFailed + linesFailed ? 1 : 0;
 }
-console.log(`reference dumps round trip: ${rtPassed} passed, ${rtFailed} failed`);
-console.log(
-  `reference dump lines (generated vs kube-proxy): ${linesPassed} passed, ${linesFailed} failed`,
-);
-process.exitCode = sf + gf + rtFailed + linesFailed ? 1 : 0;

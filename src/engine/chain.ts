@@ -34,11 +34,27 @@ export interface ChainEnv {
   notrack(t: Traversal): void;
 }
 
+/**
+ * A table's (or an nft base chain's) verdict. `where` and `line` name an nft rule, which has
+ * no iptables Rule: `ip kube-proxy filter-input handle 12`.
+ */
 export type TableVerdict =
   | { readonly kind: 'accept' }
-  | { readonly kind: 'drop'; readonly rule: Rule | null }
-  | { readonly kind: 'reject'; readonly with: RejectWith; readonly rule: Rule }
-  | { readonly kind: 'unsupported'; readonly what: string; readonly rule: Rule | null };
+  | { readonly kind: 'drop'; readonly rule: Rule | null; readonly where?: string }
+  | {
+      readonly kind: 'reject';
+      readonly with: RejectWith;
+      readonly rule: Rule | null;
+      readonly where?: string;
+      readonly line?: number;
+    }
+  | {
+      readonly kind: 'unsupported';
+      readonly what: string;
+      readonly rule: Rule | null;
+      readonly where?: string;
+      readonly line?: number;
+    };
 
 /**
  * Bounds of one table walk. The kernel has none (a ruleset may make one packet visit 2^40 rules);

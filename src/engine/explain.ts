@@ -46,6 +46,14 @@ export const EXPLAIN_EN: Readonly<Record<string, string>> = {
   'rule.trace': 'TRACE: from here on the kernel reports every rule this packet meets.',
   'rule.notrack': 'NOTRACK: conntrack will ignore this packet, so no NAT can apply to it.',
   'log.line': 'kernel log: {prefix}',
+  'nft.hook':
+    'Base chain {chain} of table {table} (type {type}, priority {priority}) sees the packet at {hook}.',
+  'nft.accept':
+    'Rule {rule} of {chain} accepts the packet: this base chain is done with it, but base chains later at this hook still see it.',
+  'nft.continue': 'Rule {rule} of {chain} matches; it has no verdict, so the next rule follows.',
+  'nft.vmap': 'Rule {rule} of {chain} finds the packet in {set}; that element says {verdict}.',
+  'nft.numgen':
+    'Rule {rule} of {chain} draws a random number: {value} of {count}, so the packet takes {verdict}.',
   'chain.return': 'End of {chain}: back to the calling chain.',
   'chain.repeat':
     '{chain} was already walked with this same packet at this hook and came back without a verdict; it would do the same again, so the lab does not repeat its {count} rule evaluation(s).',

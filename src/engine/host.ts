@@ -32,6 +32,15 @@ export interface HostSpec {
   readonly lazyRules?: () => string;
   /** ip6tables-save text, the IPv6 ruleset (IPv6 packets traverse only this one). */
   readonly rules6?: string;
+  /**
+   * An nftables ruleset as `nft -f` reads it (`nft list ruleset` text, a transaction file of
+   * `add table/chain/rule/element` lines, or `nft -j list ruleset` JSON), beside the iptables
+   * rules: on a real node kube-proxy's `ip kube-proxy` table sits next to the host firewall's
+   * iptables-nft tables, and every base chain of both runs at its hook by priority.
+   */
+  readonly nftables?: string;
+  /** Like `lazyRules`, for a generated nft ruleset (parsed when a packet first reaches the host). */
+  readonly lazyNftables?: () => string;
 }
 
 export interface InterfaceSpec {

@@ -30,7 +30,23 @@ export {
 export type { Simulation, Enumeration, EnumerationLimit, SimulateOptions } from './simulate.ts';
 export type { Choice } from './choice.ts';
 export type { CtSnapshot, TraceEvent, EventType, Verdict, Explain } from './trace.ts';
-export { xtablesNotation } from './trace.ts';
+export { xtablesNotation, nftNotation } from './trace.ts';
+export type { NftTraceInfo } from './trace.ts';
+export { parseNftRuleset, emptyNftRuleset } from './nft/parse.ts';
+export type { NftParseOptions } from './nft/parse.ts';
+export type {
+  NftChain,
+  NftFamily,
+  NftParseResult,
+  NftRule,
+  NftRuleset,
+  NftSet,
+  NftTable,
+  NftVerdict,
+  BaseChain,
+} from './nft/types.ts';
+export { hookPlan, XT_PRIORITY } from './nft/hooks.ts';
+export type { HookEntry } from './nft/hooks.ts';
 export { explainText, EXPLAIN_EN, format } from './explain.ts';
 export type { Packet, L4Proto, TcpFlags } from './packet.ts';
 export { packetText, SYN } from './packet.ts';

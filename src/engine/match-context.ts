@@ -11,16 +11,19 @@ export interface RuleState {
   readonly recent: Map<string, Map<string, number[]>>;
   /** `-m statistic --mode nth` counters by rule identity. */
   readonly nth: Map<string, number>;
+  /** nft dynamic sets (`update @set { ip saddr }`): `family table set` -> key -> expiry (s). */
+  readonly nft: Map<string, Map<string, number>>;
 }
 
 export function newRuleState(): RuleState {
-  return { recent: new Map(), nth: new Map() };
+  return { recent: new Map(), nth: new Map(), nft: new Map() };
 }
 
 export function cloneRuleState(s: RuleState): RuleState {
   const recent = new Map<string, Map<string, number[]>>();
   for (const [k, v] of s.recent) recent.set(k, new Map([...v].map(([a, t]) => [a, [...t]])));
-  return { recent, nth: new Map(s.nth) };
+  const nft = new Map([...s.nft].map(([k, v]) => [k, new Map(v)]));
+  return { recent, nth: new Map(s.nth), nft };
 }
 
 export interface MatchCtx {

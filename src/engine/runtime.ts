@@ -5,6 +5,8 @@ import { compileIpset, type CompiledSet } from './ipset.ts';
 import { cloneRuleState, newRuleState, type RuleState } from './match-context.ts';
 import { parseRuleset } from './rules/parse.ts';
 import type { Diagnostic, Ruleset } from './rules/types.ts';
+import { parseNftRuleset } from './nft/parse.ts';
+import type { NftRuleset } from './nft/types.ts';
 
 export interface HostRuntime {
   readonly spec: HostSpec;
@@ -13,6 +15,8 @@ export interface HostRuntime {
   readonly ruleset: Ruleset | null;
   /** The ip6tables ruleset (HostSpec.rules6), same convention. */
   readonly ruleset6: Ruleset | null;
+  /** The nftables ruleset (HostSpec.nftables); null when the host has no nft tables. */
+  readonly nft: NftRuleset | null;
   readonly sets: ReadonlyMap<string, CompiledSet>;
 }
 
@@ -50,6 +54,10 @@ export function buildHost(
   spec: HostSpec,
   ruleset?: Ruleset,
 ): { host: HostRuntime | null; problems: HostProblem[] } {
+  if (spec.lazyNftables && !spec.nftables) {
+    const { lazyNftables, ...rest } = spec;
+    return withLazyNft(spec, buildHost(rest, ruleset), lazyNftables);
+  }
   const problems: HostProblem[] = [];
   const { config, problems: cfgProblems } = buildHostConfig(spec);
   for (const p of cfgProblems)
@@ -68,6 +76,7 @@ export function buildHost(
     }
     return parsed.ruleset.tables.size === 0 ? null : parsed.ruleset;
   };
+  const nft = spec.nftables ? parseNft(spec, spec.nftables, problems) : null;
   let rs: Ruleset | null = ruleset ?? parse(spec.rules, 4, 'rules');
   if (rs && rs.tables.size === 0) rs = null;
   const rs6 = parse(spec.rules6, 6, 'rules6');
@@ -99,11 +108,64 @@ export function buildHost(
         return cached;
       },
       ruleset6: rs6,
+      nft,
       sets,
     };
     return { host, problems };
   }
-  return { host: { spec, config, ruleset: rs, ruleset6: rs6, sets }, problems };
+  return { host: { spec, config, ruleset: rs, ruleset6: rs6, nft, sets }, problems };
+}
+
+/**
+ * A generated nft ruleset (the nftables-mode generator's), parsed when a packet first reaches
+ * the host, as lazyRules is for iptables: a 50-node cluster only pays for the nodes on the path.
+ */
+function withLazyNft(
+  spec: HostSpec,
+  built: { host: HostRuntime | null; problems: HostProblem[] },
+  lazy: () => string,
+): { host: HostRuntime | null; problems: HostProblem[] } {
+  const inner = built.host;
+  if (!inner) return built;
+  let cached: NftRuleset | null | undefined;
+  const host: HostRuntime = {
+    spec,
+    config: inner.config,
+    get ruleset() {
+      return inner.ruleset;
+    },
+    ruleset6: inner.ruleset6,
+    get nft() {
+      if (cached === undefined) {
+        const parsed = parseNftRuleset(lazy());
+        const bad = parsed.diagnostics.find((d) => d.severity === 'error');
+        if (bad)
+          throw new Error(
+            `generated nft rules of ${spec.name} do not load: line ${bad.line}: ${bad.message}`,
+          );
+        cached = parsed.ruleset.tables.length ? parsed.ruleset : null;
+      }
+      return cached;
+    },
+    sets: inner.sets,
+  };
+  return { host, problems: built.problems };
+}
+
+/** Parses HostSpec.nftables; errors become the host's problems, with line and column. */
+function parseNft(spec: HostSpec, text: string, problems: HostProblem[]): NftRuleset | null {
+  if (text.trim() === '') return null;
+  const parsed = parseNftRuleset(text);
+  for (const d of parsed.diagnostics) {
+    if (d.severity === 'error')
+      problems.push({
+        host: spec.name,
+        field: 'nftables',
+        message: `line ${d.line}, column ${d.column}: ${d.message}`,
+        diagnostic: d,
+      });
+  }
+  return parsed.ruleset.tables.length ? parsed.ruleset : null;
 }
 
 /** One end of a TCP/UDP conversation opened by a probe, waiting for its answer. */

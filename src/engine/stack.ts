@@ -26,6 +26,9 @@ import type { NatOp, RejectWith } from './rules/target-op.ts';
 import type { Hook, Rule, TableName } from './rules/types.ts';
 import type { HostRuntime, HostState } from './runtime.ts';
 import type { Tracer } from './trace.ts';
+import { hookPlan, nftTracks, type HookEntry, type NatMember } from './nft/hooks.ts';
+import { runNftChain, type NftEnv } from './nft/walk.ts';
+import type { NftChain } from './nft/types.ts';
 
 export interface StackEnv {
   readonly tracer: Tracer;
@@ -75,14 +78,6 @@ const NO_CT: CtInfo = { conn: null, dir: 'original', state: 'UNTRACKED' };
 const UNTRACKED: CtInfo = { conn: null, dir: 'original', state: 'UNTRACKED' };
 /** Before conntrack has seen the packet (raw table): xt_conntrack reports INVALID. */
 const PENDING: CtInfo = { conn: null, dir: 'original', state: 'INVALID' };
-
-const HOOK_TABLES: Readonly<Record<Hook, readonly TableName[]>> = {
-  PREROUTING: ['raw', 'mangle', 'nat'],
-  INPUT: ['mangle', 'filter', 'security', 'nat'],
-  FORWARD: ['mangle', 'filter', 'security'],
-  OUTPUT: ['raw', 'mangle', 'nat', 'filter', 'security'],
-  POSTROUTING: ['mangle', 'nat'],
-};
 
 function chainEnv(env: StackEnv, family: 4 | 6): ChainEnv {
   return {
@@ -157,6 +152,78 @@ function rulesetFor(env: StackEnv, pkt: Packet): HostRuntime['ruleset'] {
   return pkt.dst.includes(':') ? env.host.ruleset6 : env.host.ruleset;
 }
 
+function familyOf(pkt: Packet): 4 | 6 {
+  return pkt.dst.includes(':') ? 6 : 4;
+}
+
+/**
+ * Conntrack runs in a namespace once an iptables table or an nft rule that needs it (ct, NAT)
+ * is loaded for the packet's family; without it packets stay untracked.
+ */
+function tracked(env: StackEnv, pkt: Packet): boolean {
+  return rulesetFor(env, pkt) !== null || nftTracks(env.host.nft, familyOf(pkt));
+}
+
+/** Plans by host runtime and `hook/family` (a runtime's rulesets never change). */
+const plans = new WeakMap<HostRuntime, Map<string, readonly HookEntry[]>>();
+
+function planFor(env: StackEnv, t: Traversal): readonly HookEntry[] {
+  const family = familyOf(t.pkt);
+  let byHook = plans.get(env.host);
+  if (!byHook) plans.set(env.host, (byHook = new Map()));
+  const key = `${t.hook}/${family}`;
+  let plan = byHook.get(key);
+  if (!plan) {
+    const xt = rulesetFor(env, t.pkt) !== null;
+    plan = hookPlan(xt, env.host.nft, t.hook, family, tracked(env, t.pkt));
+    byHook.set(key, plan);
+  }
+  return plan;
+}
+
+function nftEnv(env: StackEnv, family: 4 | 6): NftEnv {
+  return {
+    tracer: env.tracer,
+    host: env.host.config,
+    family,
+    now: env.now,
+    dynamic: env.state.rules.nft,
+    pick: (n, label) => env.pick(new Array<number>(n).fill(1), label, null),
+    nat: (op, t) => doNat(env, op, t),
+    notrack: (t) => {
+      t.ct = UNTRACKED;
+    },
+  };
+}
+
+function emitNftHook(env: StackEnv, t: Traversal, chain: NftChain, row: TableName): void {
+  const b = chain.base;
+  env.tracer.emit({
+    type: 'hook',
+    packet: t.pkt,
+    hook: t.hook,
+    table: row,
+    implicit: false,
+    nft: {
+      family: chain.table.family,
+      table: chain.table.name,
+      chain: chain.name,
+      handle: null,
+      ...(b ? { type: b.type, priority: b.priority } : {}),
+    },
+    explain: {
+      key: 'nft.hook',
+      params: {
+        table: `${chain.table.family} ${chain.table.name}`,
+        chain: chain.name,
+        type: b?.type ?? 'filter',
+        priority: b?.priority ?? 0,
+        hook: t.hook,
+      },
+    },
+  });
+}
+
 /** A port in the ephemeral range derived from the tuple (FNV-1a), standing in for a random draw. */
 function randomLikePort(p: Packet): number {
   let h = 0x811c9dc5;
@@ -167,26 +234,39 @@ function randomLikePort(p: Packet): number {
 
 type HookOutcome = { readonly kind: 'accept' } | Exclude<TableVerdict, { kind: 'accept' }>;
 
-/** Runs every table registered at `hook`, in priority order, with conntrack and NAT where they sit. */
+/**
+ * Runs everything registered at `hook` in priority order (nf_hook_slow): iptables tables, nft
+ * base chains, conntrack and the NAT core (see nft/hooks.ts). An accept ends one table or base
+ * chain and the next runs; any other verdict ends the hook. `part` splits OUTPUT where the
+ * kernel reroutes (after the NAT core, see output()).
+ */
 function runHook(
   env: StackEnv,
   t: Traversal,
-  tables: readonly TableName[] = HOOK_TABLES[t.hook],
+  part: 'all' | 'to-nat' | 'after-nat' = 'all',
 ): HookOutcome {
   const rs = rulesetFor(env, t.pkt);
-  if (!rs) return { kind: 'accept' };
-  const cenv = chainEnv(env, rs.family);
-  for (const name of tables) {
-    if (name === 'mangle' && (t.hook === 'PREROUTING' || t.hook === 'OUTPUT')) conntrackIn(env, t);
-    const table = rs.tables.get(name);
-    if (name === 'nat') {
-      const v = natHook(env, cenv, t, table);
-      if (v.kind !== 'accept') return v;
-      continue;
+  const nft = env.host.nft;
+  if (!rs && !nft) return { kind: 'accept' };
+  const family = familyOf(t.pkt);
+  const cenv = chainEnv(env, rs?.family ?? family);
+  const nenv = nft ? nftEnv(env, family) : null;
+  const split = t.hook === 'OUTPUT' ? -100 : Infinity;
+  for (const e of planFor(env, t)) {
+    if (part === 'to-nat' && e.priority > split) break;
+    if (part === 'after-nat' && e.priority <= split) continue;
+    let v: HookOutcome = { kind: 'accept' };
+    if (e.kind === 'conntrack') conntrackIn(env, t);
+    else if (e.kind === 'nat') v = natHook(env, cenv, nenv, t, rs, e.members);
+    else if (e.kind === 'nft' && nenv) {
+      emitNftHook(env, t, e.chain, e.row);
+      v = runNftChain(nenv, e.chain, t, e.row);
+    } else if (e.kind === 'xt' && rs) {
+      const table = rs.tables.get(e.table);
+      if (!table) continue;
+      emitHook(env, t, e.table, table.chains.get(t.hook)?.declared === false);
+      v = runTable(cenv, table, t);
     }
-    if (!table) continue;
-    emitHook(env, t, name, table.chains.get(t.hook)?.declared === false);
-    const v = runTable(cenv, table, t);
     if (v.kind !== 'accept') return v;
   }
   return { kind: 'accept' };
@@ -320,16 +400,25 @@ function conntrackIn(env: StackEnv, t: Traversal): void {
   });
 }
 
-/** The nat table at a hook: chains for a connection's first packet, the recorded binding otherwise. */
+/**
+ * The NAT core at a hook (nf_nat_inet_fn): the nat chains (iptables' nat table and nft nat
+ * chains, by priority) for a connection's first packet until one binds, the recorded binding
+ * otherwise.
+ */
 function natHook(
   env: StackEnv,
   cenv: ChainEnv,
+  nenv: NftEnv | null,
   t: Traversal,
-  table: ReturnType<NonNullable<HostRuntime['ruleset']>['tables']['get']>,
+  rs: HostRuntime['ruleset'],
+  members: readonly NatMember[],
 ): HookOutcome {
   const ct = t.ct;
   const conn = ct.conn;
   const tr = env.tracer;
+  const xtNat = rs?.tables.get('nat');
+  const chains = members.filter((m) => m.kind === 'nft' || xtNat !== undefined);
+  const table = chains.length > 0;
   if (!conn) {
     if (table) {
       tr.emit({
@@ -351,10 +440,18 @@ function natHook(
   const fresh =
     (ct.state === 'NEW' && ct.dir === 'original') || (ct.state === 'RELATED' && !icmpError);
   if (fresh && !done) {
-    if (table) {
-      emitHook(env, t, 'nat', table.chains.get(t.hook)?.declared === false);
-      const v = runTable(cenv, table, t);
+    for (const m of chains) {
+      let v: HookOutcome;
+      if (m.kind === 'xt' && xtNat) {
+        emitHook(env, t, 'nat', xtNat.chains.get(t.hook)?.declared === false);
+        v = runTable(cenv, xtNat, t);
+      } else if (m.kind === 'nft' && nenv) {
+        emitNftHook(env, t, m.chain, 'nat');
+        v = runNftChain(nenv, m.chain, t, 'nat');
+      } else continue;
       if (v.kind !== 'accept') return v;
+      // A chain bound the connection: the later nat chains do not run (nf_nat_inet_fn).
+      if (dstManip ? conn.dstNatDone : conn.srcNatDone) break;
     }
     // No NAT rule fired: a null binding, so later packets skip the chains too.
     if (dstManip) conn.dstNatDone = true;
@@ -447,12 +544,16 @@ function verdictResult(v: Exclude<HookOutcome, { kind: 'accept' }>, t: Traversal
   if (v.kind === 'drop')
     return {
       kind: 'dropped',
-      reason: v.rule ? `rule ${v.rule.table}:${v.rule.chain}:${v.rule.index}` : `policy ${t.hook}`,
+      reason: v.rule
+        ? `rule ${v.rule.table}:${v.rule.chain}:${v.rule.index}`
+        : v.where
+          ? `rule ${v.where}`
+          : `policy ${t.hook}`,
       pkt: t.pkt,
     };
   if (v.kind === 'reject')
     return { kind: 'rejected', with: v.with, pkt: t.pkt, inIf: t.inIf, hook: t.hook, ct: t.ct };
-  return { kind: 'unsupported', what: v.what, pkt: t.pkt, line: v.rule?.line ?? 0 };
+  return { kind: 'unsupported', what: v.what, pkt: t.pkt, line: v.rule?.line ?? v.line ?? 0 };
 }
 
 function traversal(
@@ -517,7 +618,7 @@ export function receive(
     inIf,
     null,
     null,
-    looped ?? (rulesetFor(env, pkt) ? PENDING : NO_CT),
+    looped ?? (tracked(env, pkt) ? PENDING : NO_CT),
   );
   const v = runHook(env, pre);
   if (v.kind !== 'accept') return verdictResult(v, pre);
@@ -713,16 +814,14 @@ export function output(env: StackEnv, pkt: Packet, ct: CtInfo | null = null): St
     null,
     r0.dev,
     r0.nextHop,
-    ct ?? (rulesetFor(env, p) ? PENDING : NO_CT),
+    ct ?? (tracked(env, p) ? PENDING : NO_CT),
   );
   // The kernel reroutes inside the mangle and nat OUTPUT hooks (ipt_mangle_out,
   // nf_nat_ipv4_local_fn), before filter OUTPUT: a failed reroute drops the packet there, and
   // filter OUTPUT never sees it (Linux 6.18: a DNAT to a pod with source 127.0.0.1 and
   // route_localnet=0 shows nat OUTPUT events, then nothing). filter OUTPUT still matches `-o`
   // against the first route's device (the hook state's out), so the traversal keeps it.
-  const all = HOOK_TABLES.OUTPUT;
-  const afterNat = all.indexOf('nat') + 1;
-  const v = runHook(env, out, all.slice(0, afterNat));
+  const v = runHook(env, out, 'to-nat');
   if (v.kind !== 'accept') return verdictResult(v, out);
   p = out.pkt;
   let dev = r0.dev;
@@ -753,7 +852,7 @@ export function output(env: StackEnv, pkt: Packet, ct: CtInfo | null = null): St
     nextHop = r1.nextHop;
     routeEvent(env, p, 'reroute', 'reroute', dev, nextHop !== p.dst ? nextHop : null, r1.route);
   }
-  const v2 = runHook(env, out, all.slice(afterNat));
+  const v2 = runHook(env, out, 'after-nat');
   if (v2.kind !== 'accept') return verdictResult(v2, out);
   return postrouting(env, out.pkt, null, dev, nextHop, out.ct);
 }

@@ -33,6 +33,26 @@ export interface CtSnapshot {
   readonly reply: Tuple;
 }
 
+/**
+ * Where an nftables step happened, beside the xtables fields of the same event: for an nft
+ * base chain, `table` of the event is the iptables table it runs beside at that hook (the
+ * diagram row), and this names the real table, chain, rule handle and verdict as
+ * `nft monitor trace` prints them (net/netfilter/nf_tables_trace.c).
+ */
+export interface NftTraceInfo {
+  /** `ip`, `ip6` or `inet`. */
+  readonly family: string;
+  readonly table: string;
+  readonly chain: string;
+  /** The rule's handle (rule events), null otherwise. */
+  readonly handle: number | null;
+  /** Base chain type and priority (hook events). */
+  readonly type?: 'filter' | 'nat' | 'route';
+  readonly priority?: number;
+  /** The verdict in nft's words: `accept`, `drop`, `continue`, `return`, `jump X`, `goto X`. */
+  readonly verdict?: string;
+}
+
 /** The kernel's verdict of a rule or chain, as xtables-monitor prints it. */
 export type Verdict = 'CONTINUE' | 'ACCEPT' | 'DROP' | 'RETURN' | 'JUMP' | 'GOTO' | 'QUEUE';
 
@@ -56,6 +76,8 @@ export type TraceEvent = EventBase &
         readonly type: 'hook';
         readonly hook: Hook;
         readonly table: TableName;
+        /** Set for nftables steps (see NftTraceInfo). */
+        readonly nft?: NftTraceInfo;
         /** The table has this built-in chain only implicitly (not declared in the dump). */
         readonly implicit: boolean;
       }
@@ -63,6 +85,8 @@ export type TraceEvent = EventBase &
         readonly type: 'rule';
         readonly hook: Hook;
         readonly table: TableName;
+        /** Set for nftables steps (see NftTraceInfo). */
+        readonly nft?: NftTraceInfo;
         readonly chain: string;
         readonly rule: number;
         readonly line: number;
@@ -83,6 +107,8 @@ export type TraceEvent = EventBase &
         readonly type: 'miss';
         readonly hook: Hook;
         readonly table: TableName;
+        /** Set for nftables steps (see NftTraceInfo). */
+        readonly nft?: NftTraceInfo;
         readonly chain: string;
         /** Inclusive range of consecutive rules that did not match. */
         readonly from: number;
@@ -92,12 +118,16 @@ export type TraceEvent = EventBase &
         readonly type: 'return';
         readonly hook: Hook;
         readonly table: TableName;
+        /** Set for nftables steps (see NftTraceInfo). */
+        readonly nft?: NftTraceInfo;
         readonly chain: string;
       }
     | {
         readonly type: 'policy';
         readonly hook: Hook;
         readonly table: TableName;
+        /** Set for nftables steps (see NftTraceInfo). */
+        readonly nft?: NftTraceInfo;
         readonly chain: string;
         readonly verdict: 'ACCEPT' | 'DROP';
       }
@@ -172,8 +202,12 @@ export class Tracer {
   }
 }
 
-/** `nat:KUBE-SERVICES:rule:3:JUMP:KUBE-SVC-XYZ`, as xtables-monitor --trace writes rule events. */
+/**
+ * `nat:KUBE-SERVICES:rule:3:JUMP:KUBE-SVC-XYZ`, as xtables-monitor --trace writes rule events.
+ * Null for nftables steps (see nftNotation) and for events that are not rule steps.
+ */
 export function xtablesNotation(e: TraceEvent): string | null {
+  if ('nft' in e && e.nft) return null;
   switch (e.type) {
     case 'rule': {
       const v =
@@ -184,6 +218,30 @@ export function xtablesNotation(e: TraceEvent): string | null {
       return `${e.table}:${e.chain}:return:`;
     case 'policy':
       return `${e.table}:${e.chain}:policy:${e.verdict}`;
+    default:
+      return null;
+  }
+}
+
+/**
+ * `ip kube-proxy services rule ip daddr . meta l4proto . th dport vmap @service-ips # handle 12
+ * (verdict goto service-X)`, as `nft -a monitor trace` writes rule events (without its `trace
+ * id`); `ip kube-proxy nat-prerouting policy accept` for a base chain's policy; `... packet`
+ * where a base chain first sees the packet. Null for other events and for iptables steps.
+ * The kernel prints rules in its canonical form (`meta mark set meta mark | 0x00004000`); the
+ * lab prints them as written, so compare by handle and verdict, not by text.
+ */
+export function nftNotation(e: TraceEvent): string | null {
+  if (!('nft' in e) || !e.nft) return null;
+  const n = e.nft;
+  const where = `${n.family} ${n.table} ${n.chain}`;
+  switch (e.type) {
+    case 'hook':
+      return `${where} packet`;
+    case 'rule':
+      return `${where} rule ${e.text} # handle ${n.handle ?? 0} (verdict ${n.verdict ?? 'continue'})`;
+    case 'policy':
+      return `${where} policy ${e.verdict === 'ACCEPT' ? 'accept' : 'drop'}`;
     default:
       return null;
   }
