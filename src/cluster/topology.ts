@@ -140,14 +140,6 @@ export function nodeMode(spec: ClusterSpec, node: NodeSpec): KubeProxyMode {
   return (node.kubeProxy?.mode ?? spec.kubeProxy?.mode) === 'nftables' ? 'nftables' : 'iptables';
 }
 
-/**
- * A HostSpec with the nftables ruleset of an nftables-mode node (the engine's `nftables`), given
- * lazily like `lazyRules`: a big cluster generates it only for the nodes a packet reaches.
- */
-type NodeHostSpec = HostSpec & {
-  readonly lazyNftables?: () => string;
-};
-
 function proxierConfig(
   spec: ClusterSpec,
   settings: ClusterSettings,
@@ -198,7 +190,7 @@ export function buildClusterFromModel(
     if (list) list.push(p);
     else podsBy.set(p.node, [p]);
   }
-  const hosts: NodeHostSpec[] = [];
+  const hosts: HostSpec[] = [];
   const views: HostView[] = [];
   const links: LinkView[] = [];
   const ruleCache = new Map<string, string>();
@@ -335,6 +327,7 @@ export function buildClusterFromModel(
       },
       listeners,
       lazyRules: () => rulesOf(node.name) ?? '',
+      // Lazily, like lazyRules: a big cluster generates it only for the nodes a packet reaches.
       ...(mode === 'nftables' ? { lazyNftables: () => nftablesOf(node.name) ?? '' } : {}),
     });
     lanMembers.push({ host: node.name, iface: 'eth0' });

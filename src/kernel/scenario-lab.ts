@@ -82,9 +82,7 @@ export function kernelSpec(c: BuiltCluster): NetworkSpec {
   return {
     ...c.network,
     hosts: c.network.hosts.map((h) => {
-      const { lazyRules, lazyNftables, ...rest } = h as typeof h & {
-        readonly lazyNftables?: () => string;
-      };
+      const { lazyRules, lazyNftables, ...rest } = h;
       return {
         ...rest,
         ...(lazyRules ? { rules: lazyRules() } : {}),

@@ -245,12 +245,8 @@ function configureHost(ns: string, h: HostSpec): void {
   setSysctls(ns, hostSysctls(h), rules ? '&& iptables-restore' : '', rules ? h.rules : undefined);
   if (h.rules6 && h.rules6.trim() !== '') nsRun(ns, 'ip6tables-restore', [], h.rules6);
   // kube-proxy's nftables mode: its own table, loaded as kube-proxy loads it (nft -f).
-  const nft = (h as NftHost).nftables;
-  if (nft && nft.trim() !== '') nsRun(ns, 'nft', ['-f', '-'], nft);
+  if (h.nftables && h.nftables.trim() !== '') nsRun(ns, 'nft', ['-f', '-'], h.nftables);
 }
-
-/** A host with an nftables ruleset (`nft -f` text) beside its iptables rules. */
-type NftHost = HostSpec & { readonly nftables?: string };
 
 /** Applies a host's `sysctls` (and the harness's own settings) to its namespace again. */
 export function applySysctls(ns: string, h: HostSpec): void {

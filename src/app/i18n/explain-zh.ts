@@ -41,7 +41,8 @@ export const EXPLAIN_ZH: Readonly<Record<string, string>> = {
     '{chain} 的第 {rule} 条规则接受这个包：这条基础链不再处理它，但这个钩子上之后的基础链仍会看到它。',
   'nft.continue': '{chain} 的第 {rule} 条规则匹配，但没有裁决，继续下一条规则。',
   'nft.vmap': '{chain} 的第 {rule} 条规则在 {set} 中找到这个包；该元素的裁决是 {verdict}。',
-  'nft.numgen': '{chain} 的第 {rule} 条规则抽取随机数：{count} 中的 {value}，于是包走向 {verdict}。',
+  'nft.numgen':
+    '{chain} 的第 {rule} 条规则抽取随机数：{count} 中的 {value}，于是包走向 {verdict}。',
   'chain.return': '{chain} 走到末尾：回到调用它的链。',
   'chain.repeat':
     '{chain} 已经在这个钩子上用同一个包走过一遍，并且没有给出判决就返回了；再走一遍结果相同，所以实验室不再重复它的 {count} 次规则求值。',

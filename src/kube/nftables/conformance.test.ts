@@ -1,10 +1,16 @@
 /**
- * The generator against kube-proxy's own expectation: TestOverallNFTablesRules
+ * The generator against kube-proxy's own expectations: TestOverallNFTablesRules
  * (fixtures/reference-dump.json) compared line by line after the only normalisation the test
- * itself applies, `sortNFTablesTransaction` on both sides, and the tests' mark string.
+ * itself applies, `sortNFTablesTransaction` on both sides, and the tests' mark string; and the
+ * packet flows of kube-proxy's nftables tests (fixtures/cases.json, copied from the conformance
+ * corpus; the full corpus runs with `npm run conformance`) through the generated rules and the
+ * engine's nft evaluation.
  */
 import { describe, expect, it } from 'vitest';
+import type { Flow } from '../../conformance/flows.ts';
+import { runNftFlows } from '../../conformance/nft-flows.ts';
 import { setupToProxierInput, type Setup } from '../../conformance/setup.ts';
+import corpus from './fixtures/cases.json' with { type: 'json' };
 import ref from './fixtures/reference-dump.json' with { type: 'json' };
 import { generateNftProxierRules, sortNftablesTransaction } from './index.ts';
 
@@ -41,4 +47,34 @@ describe('TestOverallNFTablesRules (kubernetes/kubernetes@81810de6)', () => {
       for (const r of refs) expect(declared, `${r} in: ${line}`).toContain(r);
     }
   });
+});
+
+interface Case {
+  readonly id: string;
+  readonly ipFamily: 'IPv4' | 'IPv6';
+  readonly nodeIPs: readonly string[];
+  readonly localAddresses: readonly string[];
+  readonly setup: Setup;
+  readonly flows: readonly Flow[];
+}
+
+const cases = corpus.cases as unknown as readonly Case[];
+
+describe('kube-proxy nftables packet flows through generated rules', () => {
+  it('has the cases it expects', () => {
+    expect(cases.length).toBe(15);
+    expect(cases.reduce((n, c) => n + c.flows.length, 0)).toBe(145);
+  });
+
+  for (const c of cases) {
+    it(c.id, () => {
+      const rules = generateNftProxierRules(
+        setupToProxierInput(c.setup, c.nodeIPs, c.ipFamily, 'nftables'),
+      );
+      const results = runNftFlows(rules.transaction, c.localAddresses, c.flows, rules.family);
+      const got = results.map((r) => ({ name: r.flow.name, output: r.output, masq: r.masq }));
+      const want = c.flows.map((f) => ({ name: f.name, output: f.output, masq: f.masq }));
+      expect(got).toEqual(want);
+    });
+  }
 });
