@@ -146,6 +146,23 @@ export class KernelLab {
     if (this.monitors.has(host)) this.handles.set(host, readHandles(ns));
   }
 
+  /**
+   * Replaces a host's nftables ruleset (kube-proxy's table in nftables mode): the tables it
+   * loaded go, the new text is loaded with `nft -f`; the iptables-nft tables and the trace
+   * table stay. As kube-proxy's sync would, conntrack entries survive.
+   */
+  setNftables(host: string, nftables: string): void {
+    const ns = this.nsOf(host);
+    const before = this.current.hosts.find((h) => h.name === host)?.nftables ?? '';
+    const drop = [
+      ...new Set([...before.matchAll(/^add table (ip6?) (\S+)/gm)].map((m) => `${m[1]} ${m[2]}`)),
+    ]
+      .map((t) => `nft delete table ${t} 2>/dev/null;`)
+      .join(' ');
+    nsRun(ns, 'sh', ['-c', `${drop} nft -f -`], nftables);
+    this.updateHost(host, (h) => ({ ...h, nftables }));
+  }
+
   /** Forgets a host's neighbour (ARP) cache: the next packet resolves its next hop afresh. */
   flushNeighbours(host: string): void {
     run('ip', ['-n', this.nsOf(host), 'neigh', 'flush', 'all']);

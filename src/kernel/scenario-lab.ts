@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Choice, NetworkSpec, Outcome } from '../engine/index.ts';
+import type { Choice, NetworkSpec, Outcome, TraceEvent } from '../engine/index.ts';
 import { answeredByMatches } from '../cluster/expect.ts';
 import { clusterOf, probeFor } from '../cluster/lab.ts';
 import {
@@ -197,7 +197,8 @@ export async function flushAllNeighbours(lab: KernelLab): Promise<void> {
 /**
  * One lab for consecutive variants whose hosts differ only in their rules (a Service added,
  * a policy changed: what kube-proxy itself does to a running node). Switching loads the new
- * rules with iptables-restore and flushes conntrack, so each variant starts as a fresh cluster;
+ * rules with iptables-restore (kube-proxy's nft table with nft -f) and flushes conntrack, so each
+ * variant starts as a fresh cluster;
  * a different topology gets a fresh lab. Starting a lab costs seconds (a Node process per host).
  */
 export class LabReuse {
@@ -206,16 +207,23 @@ export class LabReuse {
 
   async get(spec: NetworkSpec, start: (s: NetworkSpec) => Promise<KernelLab>): Promise<KernelLab> {
     // Hosts with rules get a trace monitor at start: whether a host has rules is topology.
+    // Whether a host has an nft ruleset is topology too (nftables mode); its text is not.
     const key = JSON.stringify({
       ...spec,
-      hosts: spec.hosts.map(({ rules, ...h }) => ({ ...h, traced: (rules ?? '').trim() !== '' })),
+      hosts: spec.hosts.map(({ rules, nftables, ...h }) => ({
+        ...h,
+        traced: (rules ?? '').trim() !== '',
+        nft: (nftables ?? '').trim() !== '',
+      })),
     });
     if (this.lab && key === this.key) {
       const lab = this.lab;
-      const next = new Map(spec.hosts.map((h) => [h.name, h.rules ?? '']));
+      const next = new Map(spec.hosts.map((h) => [h.name, h]));
       for (const h of lab.spec.hosts) {
-        const rules = next.get(h.name) ?? '';
+        const rules = next.get(h.name)?.rules ?? '';
         if ((h.rules ?? '') !== rules) lab.setRules(h.name, rules);
+        const nft = next.get(h.name)?.nftables ?? '';
+        if ((h.nftables ?? '') !== nft) lab.setNftables(h.name, nft);
       }
       const script = lab.spec.hosts
         .map(() => 'ip netns exec "$1" conntrack -F 2>/dev/null && shift')
@@ -258,4 +266,21 @@ export function randomisedSourcePort(
       return /-j (MASQUERADE|SNAT)\b.*--random-fully/.test(line);
     });
   });
+}
+
+/**
+ * The same for kube-proxy's nftables table (`masquerade fully-random` in its masquerading chain),
+ * read off the engine's run: nftables-mode nodes carry no iptables rules for the monitor to trace,
+ * so the kernel's own trace does not show it. Only hosts whose loaded ruleset has such a rule
+ * count, so the exemption never outgrows what the kernel was given.
+ */
+export function nftRandomisedSourcePort(spec: NetworkSpec, events: readonly TraceEvent[]): boolean {
+  return events.some(
+    (e) =>
+      e.type === 'rule' &&
+      e.nft !== undefined &&
+      (e.target === 'MASQUERADE' || e.target === 'SNAT') &&
+      /fully-random/.test(e.text) &&
+      /fully-random/.test(spec.hosts.find((h) => h.name === e.host)?.nftables ?? ''),
+  );
 }
