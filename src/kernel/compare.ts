@@ -18,6 +18,7 @@ import { scriptedChooser } from '../engine/choice.ts';
 import { runProbe } from '../engine/network.ts';
 import { engineVerdict, kernelVerdict, verdictText, type Verdict } from './verdict.ts';
 import { kernelNotation, type HandleMap, type KernelBlock } from './kernel-trace.ts';
+import { engineNftSequence, nftKernelNotation } from './nft-trace.ts';
 import type { KernelLab, KernelProbe, KernelProbeResult } from './lab.ts';
 
 const TCP_FLAGS = ['SYN', 'ACK', 'RST', 'FIN', 'PSH', 'URG'];
@@ -167,6 +168,7 @@ export function compareTraces(
   handles: ReadonlyMap<string, HandleMap>,
   raw: KernelProbeResult,
   events: readonly TraceEvent[],
+  monitor: 'xtables' | 'nft' = 'xtables',
 ): TraceComparison[] {
   const out: TraceComparison[] = [];
   for (const [host, blocks] of raw.traces) {
@@ -177,11 +179,16 @@ export function compareTraces(
       ['first', 1],
       ['reply', 2],
     ] as const) {
-      const eng = engineSequence(events, host, id, h);
+      const nft = monitor === 'nft';
+      const eng = nft
+        ? engineNftSequence(events, host, id, h)
+        : engineSequence(events, host, id, h);
       out.push({
         host,
         packet,
-        kernel: kernelSequence(sel[packet], h),
+        kernel: nft
+          ? sel[packet].flatMap((b) => b.events.map((e) => nftKernelNotation(e, h)))
+          : kernelSequence(sel[packet], h),
         engine: eng.seq,
         skipped: eng.skipped,
       });
@@ -231,7 +238,7 @@ export async function crossCheck(
     .map((r) => ({
       r,
       same: sameListener(r.outcome, raw.result),
-      traces: compareTraces(lab.handles, raw, r.events),
+      traces: compareTraces(lab.handles, raw, r.events, lab.monitor),
     }));
   const traced = (c: (typeof candidates)[number]) =>
     c.traces.every((t) => sameSeq(t.kernel, t.engine));
@@ -264,7 +271,7 @@ export async function crossCheck(
     runs,
     outcome: run.outcome,
     events: run.events,
-    traces: best?.traces ?? compareTraces(lab.handles, raw, run.events),
+    traces: best?.traces ?? compareTraces(lab.handles, raw, run.events, lab.monitor),
   };
 }
 

@@ -14,6 +14,7 @@ import {
   type HandleMap,
   type KernelBlock,
 } from './kernel-trace.ts';
+import { isNftMarkerLine, parseNftMonitor } from './nft-trace.ts';
 import { nsRun, run } from './netns.ts';
 import { applySysctls, buildTopology, type Topology } from './topology.ts';
 
@@ -40,6 +41,11 @@ export interface LabOptions {
   readonly timeoutMs?: number;
   /** First source port given to probes without one; default 40100. */
   readonly firstPort?: number;
+  /**
+   * Which trace to read: `xtables-monitor --trace` (iptables notation, the default) or
+   * `nft -a monitor trace` (nft notation: every table, rules of nft tables by handle).
+   */
+  readonly monitor?: 'xtables' | 'nft';
 }
 
 const DEFAULT_TIMEOUT = 1500;
@@ -56,6 +62,8 @@ export class KernelLab {
   /** Marker destination ports; kept clear of the probes' source ports. */
   private nextMark = 20000;
   private closed = false;
+  /** The trace this lab reads (LabOptions.monitor). */
+  readonly monitor: 'xtables' | 'nft';
 
   private constructor(
     spec: NetworkSpec,
@@ -64,6 +72,7 @@ export class KernelLab {
   ) {
     this.current = spec;
     this.nextPort = options.firstPort ?? 40100;
+    this.monitor = options.monitor ?? 'xtables';
   }
 
   private current: NetworkSpec;
@@ -108,13 +117,17 @@ export class KernelLab {
     installTraceTable(ns);
     this.handles.set(host, readHandles(ns));
     // Line-buffered: the monitor's stdout is a pipe, and we slice its output by time.
-    const mon = new LineProcess(this.topo, ns, 'stdbuf', ['-oL', 'xtables-monitor', '--trace']);
+    const cmd =
+      this.monitor === 'nft'
+        ? ['-oL', 'nft', '-a', 'monitor', 'trace']
+        : ['-oL', 'xtables-monitor', '--trace'];
+    const mon = new LineProcess(this.topo, ns, 'stdbuf', cmd);
     this.monitors.set(host, mon);
     // The monitor has subscribed once it reports a marker packet; until then, keep marking.
     for (let i = 0; i < 40; i++) {
       if (await this.mark(host, mon, 0, 150)) return;
     }
-    throw new Error(`xtables-monitor in ${ns} reports nothing: ${mon.stderr}`);
+    throw new Error(`the trace monitor in ${ns} reports nothing: ${mon.stderr}`);
   }
 
   /**
@@ -129,7 +142,8 @@ export class KernelLab {
   ): Promise<number | null> {
     const nonce = this.nextMark++;
     await this.agent(host).mark(nonce);
-    const m = await mon.waitFor((l) => isMarkerLine(l, nonce), from, timeoutMs);
+    const marker = this.monitor === 'nft' ? isNftMarkerLine : isMarkerLine;
+    const m = await mon.waitFor((l) => marker(l, nonce), from, timeoutMs);
     return m ? m.index : null;
   }
 
@@ -206,7 +220,10 @@ export class KernelLab {
       const m = await this.mark(host, mon, start, 5000);
       if (m === null) throw new Error(`trace monitor of ${host} lost the marker`);
       // The previous marker's later hooks may fall in this slice: leave markers out.
-      const blocks = parseMonitor(mon.lines, start, m);
+      const blocks =
+        this.monitor === 'nft'
+          ? parseNftMonitor(mon.lines, start, m)
+          : parseMonitor(mon.lines, start, m);
       traces.set(
         host,
         blocks.filter((b) => b.events.length > 0 && !isMarker(b)),
@@ -230,7 +247,7 @@ export class KernelLab {
 }
 
 function hasRules(h: HostSpec): boolean {
-  return (h.rules ?? '').trim() !== '';
+  return (h.rules ?? '').trim() !== '' || (h.nftables ?? '').trim() !== '';
 }
 
 /** Builds the spec on the kernel, runs every probe in order, tears everything down. */

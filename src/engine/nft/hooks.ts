@@ -11,8 +11,11 @@
  * recorded bindings to every other packet. A filter chain at -110 therefore runs before every
  * nat chain at prerouting, whatever their priorities.
  *
- * Equal priorities run in registration order (nf_hook_entries_grow inserts after equal ones);
- * the lab registers conntrack first, then the iptables tables, then nft tables in file order.
+ * At equal priorities the hook registered last runs first: nf_hook_entries_grow
+ * (net/netfilter/core.c) inserts a new hook before the first one whose priority is not lower.
+ * The lab takes conntrack as registered first, then the iptables tables, then the nft tables in
+ * file order, chain by chain (a node's firewall loads before kube-proxy starts): so kube-proxy's
+ * `filter-forward` at priority 0 runs before iptables' filter FORWARD (Linux 6.18 agrees).
  */
 import type { Hook, TableName } from '../rules/types.ts';
 import type { NftChain, NftHook, NftRuleset } from './types.ts';
@@ -54,8 +57,13 @@ const NFT_HOOK: Readonly<Record<Hook, NftHook>> = {
 };
 
 export type NatMember =
-  | { readonly kind: 'xt'; readonly priority: number }
-  | { readonly kind: 'nft'; readonly chain: NftChain; readonly priority: number };
+  | { readonly kind: 'xt'; readonly priority: number; readonly seq: number }
+  | {
+      readonly kind: 'nft';
+      readonly chain: NftChain;
+      readonly priority: number;
+      readonly seq: number;
+    };
 
 export type HookEntry =
   | { readonly kind: 'conntrack'; readonly priority: number }
@@ -100,14 +108,16 @@ export function hookPlan(
   family: 4 | 6,
   tracked: boolean,
 ): HookEntry[] {
-  const entries: HookEntry[] = [];
+  // `seq` is the registration order; ties in priority go to the later registration.
+  const entries: { e: HookEntry; seq: number }[] = [];
   const nat: NatMember[] = [];
+  let seq = 0;
   if ((hook === 'PREROUTING' || hook === 'OUTPUT') && tracked)
-    entries.push({ kind: 'conntrack', priority: CONNTRACK_PRIORITY });
+    entries.push({ e: { kind: 'conntrack', priority: CONNTRACK_PRIORITY }, seq: seq++ });
   if (xt) {
     for (const table of XT_TABLES[hook]) {
-      if (table === 'nat') nat.push({ kind: 'xt', priority: NAT_PRIORITY[hook] ?? 0 });
-      else entries.push({ kind: 'xt', table, priority: XT_PRIORITY[table] });
+      if (table === 'nat') nat.push({ kind: 'xt', priority: NAT_PRIORITY[hook] ?? 0, seq: seq++ });
+      else entries.push({ e: { kind: 'xt', table, priority: XT_PRIORITY[table] }, seq: seq++ });
     }
   }
   for (const t of nft?.tables ?? []) {
@@ -115,17 +125,21 @@ export function hookPlan(
     for (const chain of t.chains.values()) {
       const b = chain.base;
       if (!b || b.hook !== NFT_HOOK[hook]) continue;
-      if (b.type === 'nat') nat.push({ kind: 'nft', chain, priority: b.priority });
-      else entries.push({ kind: 'nft', chain, priority: b.priority, row: rowOf(chain, hook) });
+      if (b.type === 'nat') nat.push({ kind: 'nft', chain, priority: b.priority, seq: seq++ });
+      else
+        entries.push({
+          e: { kind: 'nft', chain, priority: b.priority, row: rowOf(chain, hook) },
+          seq: seq++,
+        });
     }
   }
   const natPrio = NAT_PRIORITY[hook];
   if (natPrio !== undefined && (tracked || nat.length > 0)) {
-    const members = nat.map((m, i) => ({ m, i }));
-    members.sort((a, b) => a.m.priority - b.m.priority || a.i - b.i);
-    entries.push({ kind: 'nat', priority: natPrio, members: members.map((x) => x.m) });
+    // The NAT core's own hook is registered with its first nat chain.
+    const first = nat.reduce((m, x) => Math.min(m, x.seq), seq);
+    const members = [...nat].sort((a, b) => a.priority - b.priority || b.seq - a.seq);
+    entries.push({ e: { kind: 'nat', priority: natPrio, members }, seq: first });
   }
-  const order = entries.map((e, i) => ({ e, i }));
-  order.sort((a, b) => a.e.priority - b.e.priority || a.i - b.i);
-  return order.map((x) => x.e);
+  entries.sort((a, b) => a.e.priority - b.e.priority || b.seq - a.seq);
+  return entries.map((x) => x.e);
 }

@@ -4,7 +4,6 @@
  * both forms compile the same way and rules show in nft syntax. Diagnostics point at the JSON
  * object the command came from.
  */
-import type { Diagnostic } from '../rules/types.ts';
 import type { NftReader } from './parse.ts';
 
 type J = unknown;
@@ -270,16 +269,6 @@ export function parseNftJson(text: string, reader: NftReader): void {
       origin.push(at);
     }
   });
-  const before = reader.diagnostics.length;
+  reader.lineMap = { from: reader.diagnostics.length, at: origin };
   reader.readFrom(lines.join('\n'));
-  const moved: Diagnostic[] = reader.diagnostics.splice(before).map((d) => {
-    const at = origin[d.line - 1] ?? { line: 1, column: 1 };
-    return {
-      ...d,
-      line: at.line,
-      column: at.column,
-      message: `${d.message} (in the JSON object here)`,
-    };
-  });
-  reader.diagnostics.push(...moved);
 }

@@ -134,8 +134,30 @@ export class NftReader {
     });
   }
 
+  /**
+   * For JSON input: the JSON position of each line of the generated commands, applied to the
+   * diagnostics from `mapFrom` on.
+   */
+  lineMap: {
+    readonly from: number;
+    readonly at: readonly { line: number; column: number }[];
+  } | null = null;
+
   finish(): NftParseResult {
     checkRuleset(this.ruleset, this.pending, this.diagnostics);
+    const map = this.lineMap;
+    if (map) {
+      for (let i = map.from; i < this.diagnostics.length; i++) {
+        const d = this.diagnostics[i] as Diagnostic;
+        const at = map.at[d.line - 1] ?? { line: 1, column: 1 };
+        this.diagnostics[i] = {
+          ...d,
+          line: at.line,
+          column: at.column,
+          message: `${d.message} (in the JSON object here)`,
+        };
+      }
+    }
     const ok = !this.diagnostics.some((d) => d.severity === 'error');
     return { ruleset: this.ruleset, diagnostics: this.diagnostics, ok };
   }
@@ -525,11 +547,28 @@ export class NftReader {
     if (c.word() === 'device') c.i += 2;
     if (c.word() !== 'priority') fail(c.here(), "a base chain needs 'priority N' here");
     c.i++;
+    const prioTok = c.peek();
     const prio = this.priority(c);
     const t = type.text as ChainType;
     const h = hook.text as NftHook;
+    const named = /^[a-z]+/.exec(prio.text)?.[0];
+    if (named && !namedPriorityFits(named, h))
+      fail(
+        prioTok,
+        'invalid priority expression value in this context',
+        named === 'dstnat'
+          ? 'dstnat is a prerouting priority; write -100 here'
+          : 'srcnat is a postrouting priority; write 100 here',
+      );
     if (!TYPE_HOOKS[t].includes(h))
       fail(hook, `a ${t} chain cannot hook ${h}`, `${t} chains hook ${TYPE_HOOKS[t].join(', ')}`);
+    // nf_tables_api.c, nft_chain_parse_hook: a nat chain must run after conntrack (-200).
+    if (t === 'nat' && prio.value <= -200)
+      fail(
+        prioTok,
+        `a nat chain cannot have priority ${prio.value}: the kernel refuses it (Operation not supported)`,
+        'nat chains need a priority above -200, where conntrack runs',
+      );
     if (chain.rules.length > 0 && !chain.base)
       fail(at, `chain ${chain.name} has rules already; it cannot become a base chain`);
     const base: BaseChain = {
@@ -581,7 +620,7 @@ export class NftReader {
     const { family, name: tname, next } = this.familyAndName(i, 'table');
     const table = this.findTable(family, tname);
     const name = this.nameAt(next, 'chain');
-    const chain = this.declareChain(table, name, create, null);
+    const chain = this.declareChain(table, name, create, this.blockHandleAt(next + 1));
     const open = this.tokens[next + 1];
     if (next + 1 >= to) return;
     if (!open || open.kind !== 'punct' || open.text !== '{')
@@ -688,12 +727,15 @@ export class NftReader {
           true,
           open?.line ?? 0,
           open?.column ?? 0,
-          table.nextHandle++,
+          0,
         );
         set.fields = fields;
         set.data = data;
         set.flags.add('interval');
-        readElements(c, set, ctx);
+        const n = readElements(c, set, ctx).length;
+        // nftables src/evaluate.c (expr_evaluate_set): a one-element anonymous set becomes a
+        // plain comparison, so no set object (and no handle) reaches the kernel.
+        if (data !== null || n !== 1) set.handle = table.nextHandle++;
         return set;
       },
       value(c, type: DataType) {
@@ -1043,4 +1085,14 @@ function durationSeconds(t: Token | undefined): number {
     fail(t, 'a duration here, like 10800s or 3h', 'units are d, h, m, s, ms');
   const [, d, h, mi, s, ms] = m.map((x) => Number(x ?? 0));
   return (d ?? 0) * 86400 + (h ?? 0) * 3600 + (mi ?? 0) * 60 + (s ?? 0) + (ms ?? 0) / 1000;
+}
+
+/**
+ * nftables src/rule.c std_prio_family_hook_compat: dstnat names a priority at prerouting only,
+ * srcnat at postrouting only (nft 1.0.6 refuses `type nat hook output priority dstnat`).
+ */
+function namedPriorityFits(name: string, hook: NftHook): boolean {
+  if (name === 'dstnat') return hook === 'prerouting';
+  if (name === 'srcnat') return hook === 'postrouting';
+  return true;
 }

@@ -58,7 +58,8 @@ export interface NftSet {
   readonly anonymous: boolean;
   readonly line: number;
   readonly column: number;
-  readonly handle: number;
+  /** Anonymous sets get theirs once read: nft folds a one-element set into a comparison. */
+  handle: number;
   /** Key fields (more than one for a concatenation). */
   fields: readonly DataType[];
   /** Map data: a data type, or verdicts; null for a set. */
