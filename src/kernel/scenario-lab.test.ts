@@ -134,7 +134,7 @@ describe('nftRandomisedSourcePort', () => {
     expect(nftRandomisedSourcePort(r.spec, r.events)).toBe(true);
   });
 
-  it('not for a masquerade that keeps ports, nor for iptables-only hosts', () => {
+  it('not for a masquerade that keeps ports, nor on a host the spec does not hold', () => {
     const plain = runOf(nft.replace('masquerade fully-random', 'masquerade'));
     expect(plain.events.some((e) => e.type === 'rule' && e.target === 'MASQUERADE')).toBe(true);
     expect(nftRandomisedSourcePort(plain.spec, plain.events)).toBe(false);

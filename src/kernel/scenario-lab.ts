@@ -270,17 +270,17 @@ export function randomisedSourcePort(
 
 /**
  * The same for kube-proxy's nftables table (`masquerade fully-random` in its masquerading chain),
- * read off the engine's run: nftables-mode nodes carry no iptables rules for the monitor to trace,
- * so the kernel's own trace does not show it. Only hosts whose loaded ruleset has such a rule
- * count, so the exemption never outgrows what the kernel was given.
+ * read off the engine's run: the kernel's trace of a lab that reads `nft monitor trace` is in nft
+ * notation, which randomisedSourcePort does not read (iptables rules with --random-fully in such a
+ * lab count too). Only hosts whose loaded rules have such a rule count, so the exemption never
+ * outgrows what the kernel was given.
  */
 export function nftRandomisedSourcePort(spec: NetworkSpec, events: readonly TraceEvent[]): boolean {
-  return events.some(
-    (e) =>
-      e.type === 'rule' &&
-      e.nft !== undefined &&
-      (e.target === 'MASQUERADE' || e.target === 'SNAT') &&
-      /fully-random/.test(e.text) &&
-      /fully-random/.test(spec.hosts.find((h) => h.name === e.host)?.nftables ?? ''),
-  );
+  const random = /fully-random|--random-fully/;
+  return events.some((e) => {
+    if (e.type !== 'rule' || (e.target !== 'MASQUERADE' && e.target !== 'SNAT')) return false;
+    if (e.packetId !== 1 || !random.test(e.text)) return false;
+    const h = spec.hosts.find((x) => x.name === e.host);
+    return random.test(`${h?.nftables ?? ''}\n${h?.rules ?? ''}`);
+  });
 }

@@ -17,8 +17,8 @@
  * - MASQUERADE --random-fully (nftables: masquerade fully-random) draws the source port at
  *   random: the port is compared only where no such rule was on the path (randomisedSourcePort,
  *   nftRandomisedSourcePort); the address always is.
- * - nftables-mode nodes: outcome, answering listener and source seen are compared; their rule
- *   sequences are not (the trace monitor follows the iptables rules only).
+ * - nftables mode: the lab reads `nft -a monitor trace` instead of xtables-monitor, so the rule
+ *   sequences compared are those of every table on the node, kube-proxy's by nft handle.
  * - ICMP errors are rate-limited per peer (and share that clock with redirects): no scenario
  *   probe is refused by an ICMP error today (their refusals are TCP resets), so none is exempt;
  *   a new one that trips over the limit fails rather than passes.
@@ -30,11 +30,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outcomeDiff } from '../cluster/expect.ts';
 import type { ProbeDef } from '../cluster/scenario.ts';
-import type { Outcome } from '../engine/index.ts';
+import type { NetworkSpec, Outcome } from '../engine/index.ts';
 import type { BuiltCluster } from '../cluster/topology.ts';
 import { comparisonText, crossCheck } from './compare.ts';
 import { expectAgreement } from './expect.ts';
-import { KernelLab } from './lab.ts';
+import { KernelLab, type LabOptions } from './lab.ts';
 import {
   LabReuse,
   ecmpKey,
@@ -50,6 +50,18 @@ import {
 import { describeKernel } from './support.ts';
 
 const DIR = join(import.meta.dirname, '../../scenarios');
+
+/**
+ * A cluster with nftables-mode nodes is traced with `nft -a monitor trace` (every table: kube-proxy's
+ * and the iptables-nft ones, see nft-trace.ts), on every host with rules of either kind; an
+ * iptables-only cluster with xtables-monitor, as before.
+ */
+function labOptions(spec: NetworkSpec): LabOptions {
+  const nft = spec.hosts.some((h) => (h.nftables ?? '').trim() !== '');
+  if (!nft) return {};
+  const traced = spec.hosts.filter((h) => `${h.rules ?? ''}${h.nftables ?? ''}`.trim() !== '');
+  return { monitor: 'nft', trace: traced.map((h) => h.name) };
+}
 /**
  * Upper bound on repetitions of a probe whose answer is random (statistic rules). It stops as
  * soon as two different endpoints have answered. No endpoint of the scenarios takes more than
@@ -152,7 +164,9 @@ for (const sc of scenarioCases(DIR)) {
         const tally: Tally = { probes: 0, tries: 0, events: 0, randomPorts: 0 };
         beforeAll(async () => {
           if (v.cluster && sc.errors.length === 0 && v.errors.length === 0)
-            lab = await labs.get(kernelSpec(v.cluster), (spec) => KernelLab.start(spec));
+            lab = await labs.get(kernelSpec(v.cluster), (spec) =>
+              KernelLab.start(spec, labOptions(spec)),
+            );
         });
         afterAll(() => {
           total.variants++;
