@@ -256,6 +256,24 @@ describe('scenarios', () => {
     const run = cli('run', modes);
     expect(run.out).toContain('[iptables mode]');
     expect(run.out).toContain('[nftables mode]');
+    // The trace names kube-proxy's nft base chains and rules as nft monitor trace does.
+    const trace = cli(
+      'trace',
+      modes,
+      '--mode',
+      'nftables',
+      '--from',
+      'client/laptop',
+      '--to',
+      'nodeport/web@cp-1',
+    );
+    expect(trace.code, trace.err).toBe(0);
+    expect(trace.out).toContain(
+      '-- ip kube-proxy nat-prerouting (nat hook prerouting priority -100)',
+    );
+    expect(trace.out).toMatch(
+      /ip kube-proxy services handle \d+ goto external-\S+ {2}ip daddr @nodeport-ips/,
+    );
   });
 
   it('--all past the branch limit says what was and was not computed', () => {

@@ -50,21 +50,30 @@ export function traceLines(events: readonly TraceEvent[], fmt: TraceFormat = {})
     if (e.type === 'miss' && !fmt.misses) continue;
     const head = `#${e.packetId} ${e.host}`.padEnd(16);
     let what: string;
+    // nftables steps (kube-proxy's nftables mode) in nft's own words, as `nft monitor trace`.
+    const nft = 'nft' in e ? e.nft : undefined;
+    const where = nft ? `${nft.family} ${nft.table} ${nft.chain}` : '';
     switch (e.type) {
       case 'rule':
-        what = `${xtablesNotation(e)}  ${e.text}`;
+        what = nft
+          ? `${where} handle ${nft.handle ?? '?'} ${nft.verdict ?? 'continue'}  ${e.text}`
+          : `${xtablesNotation(e)}  ${e.text}`;
         break;
       case 'return':
-        what = `${xtablesNotation(e) ?? e.type}${e.explain.key === 'chain.repeat' ? '  (walked before with this same packet: not walked again)' : ''}`;
+        what = `${nft ? `${where} return` : (xtablesNotation(e) ?? e.type)}${e.explain.key === 'chain.repeat' ? '  (walked before with this same packet: not walked again)' : ''}`;
         break;
       case 'policy':
-        what = xtablesNotation(e) ?? e.type;
+        what = nft ? `${where} policy ${e.verdict.toLowerCase()}` : (xtablesNotation(e) ?? e.type);
         break;
       case 'hook':
-        what = `-- ${e.table} ${e.hook}${e.implicit ? ' (implicit)' : ''}`;
+        what = nft
+          ? `-- ${where} (${nft.type ?? e.table} hook ${e.hook.toLowerCase()} priority ${nft.priority ?? 0})`
+          : `-- ${e.table} ${e.hook}${e.implicit ? ' (implicit)' : ''}`;
         break;
       case 'miss':
-        what = `${e.table}:${e.chain}: rules ${e.from}-${e.to} do not match`;
+        what = nft
+          ? `${where}: rules ${e.from}-${e.to} do not match`
+          : `${e.table}:${e.chain}: rules ${e.from}-${e.to} do not match`;
         break;
       case 'route':
         what = `route ${e.decision}${e.dev ? ` dev ${e.dev}` : ''}${e.via ? ` via ${e.via}` : ''}${e.routeText ? `  (${e.routeText})` : ''}`;
