@@ -97,7 +97,9 @@ export async function startListeners(topo: Topology, host: HostSpec): Promise<Li
     `${AGENT_DIR}listener.mjs`,
     JSON.stringify(specs),
   ]);
-  const r = await p.waitFor((l) => l.startsWith('{'), 0, 10000);
+  // Timing only: a lab starts one Node process per host at once, which on a loaded machine (two
+  // shared cores, load 20 and more) takes well past 10 s.
+  const r = await p.waitFor((l) => l.startsWith('{'), 0, 30000);
   if (!r || !r.line.includes('"ready"')) {
     p.stop();
     throw new Error(`listeners on ${host.name} did not start: ${r?.line ?? p.stderr}`);
