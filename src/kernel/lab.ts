@@ -112,9 +112,9 @@ export class KernelLab {
     return a;
   }
 
-  private async startMonitor(host: string): Promise<void> {
+  private async startMonitor(host: string, install = true): Promise<void> {
     const ns = this.nsOf(host);
-    installTraceTable(ns);
+    if (install) installTraceTable(ns);
     this.handles.set(host, readHandles(ns));
     // Line-buffered: the monitor's stdout is a pipe, and we slice its output by time.
     const cmd =
@@ -165,7 +165,7 @@ export class KernelLab {
    * loaded go, the new text is loaded with `nft -f`; the iptables-nft tables and the trace
    * table stay. As kube-proxy's sync would, conntrack entries survive.
    */
-  setNftables(host: string, nftables: string): void {
+  async setNftables(host: string, nftables: string): Promise<void> {
     const ns = this.nsOf(host);
     const before = this.current.hosts.find((h) => h.name === host)?.nftables ?? '';
     const drop = [
@@ -175,6 +175,14 @@ export class KernelLab {
       .join(' ');
     nsRun(ns, 'sh', ['-c', `${drop} nft -f -`], nftables);
     this.updateHost(host, (h) => ({ ...h, nftables }));
+    // `nft monitor trace` prints rules from the ruleset it read when it started: a chain made
+    // since prints as "unknown rule handle N". Its monitor starts again on the new ruleset.
+    const mon = this.monitors.get(host);
+    if (mon && this.monitor === 'nft') {
+      mon.stop();
+      this.monitors.delete(host);
+      await this.startMonitor(host, false);
+    }
   }
 
   /** Forgets a host's neighbour (ARP) cache: the next packet resolves its next hop afresh. */

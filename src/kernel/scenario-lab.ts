@@ -223,7 +223,7 @@ export class LabReuse {
         const rules = next.get(h.name)?.rules ?? '';
         if ((h.rules ?? '') !== rules) lab.setRules(h.name, rules);
         const nft = next.get(h.name)?.nftables ?? '';
-        if ((h.nftables ?? '') !== nft) lab.setNftables(h.name, nft);
+        if ((h.nftables ?? '') !== nft) await lab.setNftables(h.name, nft);
       }
       const script = lab.spec.hosts
         .map(() => 'ip netns exec "$1" conntrack -F 2>/dev/null && shift')
