@@ -168,7 +168,9 @@ export class ProbeAgent {
 
   /** Sends a marker datagram the trace monitor of this namespace can recognise. */
   async mark(port: number): Promise<void> {
-    await this.request({ op: 'mark', port }, 5000);
+    // The first mark also waits for the agent's Node process to start: on a loaded machine that
+    // alone takes more than 5 s (timing only; a marker that is never seen still fails the lab).
+    await this.request({ op: 'mark', port }, 30000);
   }
 
   stop(): void {
