@@ -165,7 +165,7 @@ export class KernelLab {
    * loaded go, the new text is loaded with `nft -f`; the iptables-nft tables and the trace
    * table stay. As kube-proxy's sync would, conntrack entries survive.
    */
-  async setNftables(host: string, nftables: string): Promise<void> {
+  setNftables(host: string, nftables: string): void {
     const ns = this.nsOf(host);
     const before = this.current.hosts.find((h) => h.name === host)?.nftables ?? '';
     const drop = [
@@ -175,14 +175,20 @@ export class KernelLab {
       .join(' ');
     nsRun(ns, 'sh', ['-c', `${drop} nft -f -`], nftables);
     this.updateHost(host, (h) => ({ ...h, nftables }));
-    // `nft monitor trace` prints rules from the ruleset it read when it started: a chain made
-    // since prints as "unknown rule handle N". Its monitor starts again on the new ruleset.
+  }
+
+  /**
+   * After setRules / setNftables: `nft monitor trace` prints rules from the ruleset it read when
+   * it started, so a rule made since prints as "unknown rule handle N" and its event is lost.
+   * With that monitor, the host's monitor starts again on the new ruleset (xtables-monitor reads
+   * each rule with its event and needs nothing).
+   */
+  async refreshTrace(host: string): Promise<void> {
     const mon = this.monitors.get(host);
-    if (mon && this.monitor === 'nft') {
-      mon.stop();
-      this.monitors.delete(host);
-      await this.startMonitor(host, false);
-    }
+    if (!mon || this.monitor !== 'nft') return;
+    mon.stop();
+    this.monitors.delete(host);
+    await this.startMonitor(host, false);
   }
 
   /** Forgets a host's neighbour (ARP) cache: the next packet resolves its next hop afresh. */

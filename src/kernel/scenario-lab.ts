@@ -221,9 +221,11 @@ export class LabReuse {
       const next = new Map(spec.hosts.map((h) => [h.name, h]));
       for (const h of lab.spec.hosts) {
         const rules = next.get(h.name)?.rules ?? '';
-        if ((h.rules ?? '') !== rules) lab.setRules(h.name, rules);
         const nft = next.get(h.name)?.nftables ?? '';
-        if ((h.nftables ?? '') !== nft) await lab.setNftables(h.name, nft);
+        const changed = (h.rules ?? '') !== rules || (h.nftables ?? '') !== nft;
+        if ((h.rules ?? '') !== rules) lab.setRules(h.name, rules);
+        if ((h.nftables ?? '') !== nft) lab.setNftables(h.name, nft);
+        if (changed) await lab.refreshTrace(h.name);
       }
       const script = lab.spec.hosts
         .map(() => 'ip netns exec "$1" conntrack -F 2>/dev/null && shift')
