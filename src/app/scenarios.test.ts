@@ -7,6 +7,7 @@ import { labView } from './worker/view.ts';
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { runLab } from '../cluster/lab.ts';
+import { loadScenario, scenarioModes } from '../cluster/scenario.ts';
 import { readScenario } from './scenario/entry.ts';
 import { buildTimeline } from './model/timeline.ts';
 import { buildScene } from './model/scene.ts';
@@ -22,15 +23,16 @@ describe.each(files)('scenario %s in the lab', (file) => {
   const text = readFileSync(new URL(file, dir), 'utf8');
   const entry = readScenario(file.replace(/\.yaml$/, ''), text);
   const variants = [null, ...entry.variants.map((v) => v.id)];
-
-  it('has a title and a description in both languages', () => {
-    expect(entry.title.en).not.toBe(entry.id);
-    expect(entry.title.zh).toBeTruthy();
-    expect(entry.description.zh).toBeTruthy();
-  });
-
-  it.each(variants)('variant %s lays out and explains', (variant) => {
-    const r = labView(runLab({ scenario: text, ...(variant ? { variant } : {}) }));
+  // Every kube-proxy mode the scenario runs in (kubeProxyModes).
+  const loaded = loadScenario(text).scenario;
+  const modes = loaded ? scenarioModes(loaded.def) : [];
+  const cases = (modes.length ? modes : [undefined]).flatMap((mode) =>
+    variants.map((variant) => [variant, mode] as const),
+  );
+  it.each(cases)('variant %s (%s mode) lays out and explains', (variant, mode) => {
+    const r = labView(
+      runLab({ scenario: text, ...(variant ? { variant } : {}), ...(mode ? { mode } : {}) }),
+    );
     expect(r.ok, JSON.stringify(r.diagnostics)).toBe(true);
     for (const run of r.runs) {
       const steps = buildTimeline(run);

@@ -236,6 +236,46 @@ describe('scenarios', () => {
     );
   });
 
+  it("prints an nftables-mode node's kube-proxy table, its own iptables rules on request", () => {
+    const modes = file(
+      'modes.yaml',
+      miniWith('manifests: |', 'kubeProxyModes: [iptables, nftables]\nmanifests: |'),
+    );
+    const nft = cli('rules', modes, '--node', 'cp-1', '--mode', 'nftables');
+    expect(nft.code, nft.err).toBe(0);
+    expect(nft.out).toContain('add table ip kube-proxy { comment "rules for kube-proxy" ; }');
+    expect(nft.err).toContain('cp-1 also has iptables rules of its own');
+    const own = cli('rules', modes, '--node', 'cp-1', '--mode', 'nftables', '--iptables');
+    expect(own.out).toContain('-A PREROUTING -p tcp --dport 22 -j ACCEPT');
+    expect(own.out).not.toContain('KUBE-');
+    expect(cli('rules', modes, '--node', 'cp-1').out).toContain(':KUBE-SERVICES - [0:0]');
+    expectBadInput(
+      cli('rules', modes, '--mode', 'ipvs'),
+      "--mode 'ipvs': the scenario runs in iptables, nftables (its kubeProxyModes); ipvs mode is not modelled yet",
+    );
+    const run = cli('run', modes);
+    expect(run.out).toContain('[iptables mode]');
+    expect(run.out).toContain('[nftables mode]');
+    // The trace names kube-proxy's nft base chains and rules as nft monitor trace does.
+    const trace = cli(
+      'trace',
+      modes,
+      '--mode',
+      'nftables',
+      '--from',
+      'client/laptop',
+      '--to',
+      'nodeport/web@cp-1',
+    );
+    expect(trace.code, trace.err).toBe(0);
+    expect(trace.out).toContain(
+      '-- ip kube-proxy nat-prerouting (nat hook prerouting priority -100)',
+    );
+    expect(trace.out).toMatch(
+      /ip kube-proxy services handle \d+ goto external-\S+ {2}ip daddr @nodeport-ips/,
+    );
+  });
+
   it('--all past the branch limit says what was and was not computed', () => {
     const flips = Array.from(
       { length: 10 },

@@ -17,11 +17,14 @@ export const EXIT = { ok: 0, mismatch: 1, input: 2, bug: 70 } as const;
 
 export const HELP = `hookpath: where does this packet go?
 
-  hookpath run SCENARIO.yaml... [--variant ID] [--json]
-      run every probe of the scenarios and compare with their expectations
-  hookpath rules SCENARIO.yaml --node NAME [--variant ID]
-      print the node's iptables-save as kube-proxy (plus the node's own rules) writes it
-  hookpath trace SCENARIO.yaml --from SENDER --to TARGET [--variant ID] [--all] [--json] [--misses] [--explain]
+  hookpath run SCENARIO.yaml... [--variant ID] [--mode iptables|nftables] [--json]
+      run every probe of the scenarios (in every kube-proxy mode they list) and compare with
+      their expectations
+  hookpath rules SCENARIO.yaml --node NAME [--variant ID] [--mode iptables|nftables] [--iptables]
+      print the node's rules as kube-proxy writes them: iptables-save (plus the node's own rules)
+      in iptables mode, the nft -f text of its kube-proxy table in nftables mode (--iptables: the
+      node's own iptables rules instead)
+  hookpath trace SCENARIO.yaml --from SENDER --to TARGET [--variant ID] [--mode MODE] [--all] [--json] [--misses] [--explain]
       the hop-by-hop trace; SENDER: client/NAME, pod/NAME, node/NAME; TARGET: vip:22, svc/NAME:PORT,
       lb/NAME:PORT, nodeport/NAME@NODE, localhost-nodeport/NAME@NODE, healthcheck/NAME@NODE, ADDRESS:PORT
   hookpath exercise check EXERCISE.yaml [--manifests ANSWER.yaml] [--lang en|zh] [--json]

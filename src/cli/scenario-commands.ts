@@ -2,7 +2,12 @@
 import { parseArgs } from 'node:util';
 import { checkProbe, describeOutcome } from '../cluster/expect.ts';
 import { clusterOf, probeFor, networkOf } from '../cluster/lab.ts';
-import { loadScenario, type LoadedScenario } from '../cluster/scenario.ts';
+import {
+  loadScenario,
+  scenarioModes,
+  type KubeProxyMode,
+  type LoadedScenario,
+} from '../cluster/scenario.ts';
 import type { LabDiagnostic } from '../cluster/types.ts';
 import { enumerateOutcomes, simulate } from '../engine/index.ts';
 import type { CliIo } from './cli.ts';
@@ -53,14 +58,34 @@ function variantsOf(s: LoadedScenario, only: string | undefined): (string | unde
   return all.length ? all : [undefined];
 }
 
+/** The kube-proxy modes to run: `--mode` (checked against the scenario's), else all of them. */
+function modesOf(s: LoadedScenario, only: string | undefined): KubeProxyMode[] {
+  const all = scenarioModes(s.def);
+  if (only === undefined) return [...all];
+  if (!(all as readonly string[]).includes(only))
+    throw new UsageError(
+      `--mode '${only}': the scenario runs in ${all.join(', ')} (its kubeProxyModes)${only === 'ipvs' ? '; ipvs mode is not modelled yet' : ''}`,
+    );
+  return [only as KubeProxyMode];
+}
+
+/** `[variant, mode]` in run headers; the mode only for scenarios that run in several. */
+function label(loaded: LoadedScenario, v: string | undefined, mode: KubeProxyMode): string {
+  const parts = [v, scenarioModes(loaded.def).length > 1 ? `${mode} mode` : undefined].filter(
+    (x) => x !== undefined,
+  );
+  return parts.length ? ` [${parts.join(', ')}]` : '';
+}
+
 /** The cluster of a variant; its errors end a single-scenario command (exit 2). */
 function buildOrThrow(
   file: string,
   loaded: LoadedScenario,
   variant: string | undefined,
   io: CliIo,
+  mode?: KubeProxyMode,
 ) {
-  const built = clusterOf(loaded, variant, undefined);
+  const built = clusterOf(loaded, variant, undefined, mode);
   const lines = diagnosticLines(file, built.diagnostics, loaded, variant);
   if (!built.cluster || built.diagnostics.some((d) => d.severity === 'error'))
     throw new LocatedErrors(
@@ -77,7 +102,7 @@ export function runCommand(argv: string[], io: CliIo): number {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { variant: { type: 'string' }, json: { type: 'boolean' } },
+    options: { variant: { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean' } },
   });
   if (!positionals.length)
     throw new UsageError('give one or more scenario files, e.g. hookpath run scenarios/*.yaml');
@@ -96,17 +121,20 @@ export function runCommand(argv: string[], io: CliIo): number {
       unrun++;
       continue;
     }
-    for (const v of variantsOf(loaded, values.variant)) {
-      const built = clusterOf(loaded, v, undefined);
+    const runs = modesOf(loaded, values.mode).flatMap((mode) =>
+      variantsOf(loaded, values.variant).map((v) => ({ v, mode })),
+    );
+    for (const { v, mode } of runs) {
+      const built = clusterOf(loaded, v, undefined, mode);
       for (const l of diagnosticLines(file, built.diagnostics, loaded, v)) io.err(`${l}\n`);
       if (!built.cluster || built.diagnostics.some((d) => d.severity === 'error')) {
         io.err(
-          `${file}${v ? ` [${v}]` : ''}: not run: the cluster has errors (above); its ${built.probes.length} probe${built.probes.length === 1 ? '' : 's'} did not run\n`,
+          `${file}${label(loaded, v, mode)}: not run: the cluster has errors (above); its ${built.probes.length} probe${built.probes.length === 1 ? '' : 's'} did not run\n`,
         );
         unrun++;
         continue;
       }
-      if (!values.json) io.out(`\n${file}${v ? ` [${v}]` : ''}\n`);
+      if (!values.json) io.out(`\n${file}${label(loaded, v, mode)}\n`);
       for (const probe of built.probes) {
         const r = checkProbe(built.cluster, probe);
         total++;
@@ -115,6 +143,7 @@ export function runCommand(argv: string[], io: CliIo): number {
           report.push({
             file,
             variant: v ?? null,
+            mode,
             name: probe.name ?? null,
             from: probe.from,
             to: probe.to,
@@ -146,18 +175,34 @@ export function rulesCommand(argv: string[], io: CliIo): number {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { node: { type: 'string' }, variant: { type: 'string' } },
+    options: {
+      node: { type: 'string' },
+      variant: { type: 'string' },
+      mode: { type: 'string' },
+      iptables: { type: 'boolean' },
+    },
   });
   const file = positionals[0];
   const loaded = load(file, io);
   variantsOf(loaded, values.variant);
-  const built = buildOrThrow(file as string, loaded, values.variant, io);
+  const mode = values.mode === undefined ? undefined : modesOf(loaded, values.mode)[0];
+  const built = buildOrThrow(file as string, loaded, values.variant, io, mode);
   const nodes = built.cluster.spec.nodes.map((n) => n.name);
   const node = values.node ?? nodes[0];
-  const text = node !== undefined && nodes.includes(node) ? built.cluster.rulesOf(node) : undefined;
-  if (text === undefined)
+  const c = built.cluster;
+  if (node === undefined || !nodes.includes(node))
     throw new UsageError(`no node '${node ?? ''}'; nodes are ${nodes.join(', ')}`);
-  io.out(text);
+  const nft = c.nftablesOf(node);
+  // An nftables-mode node: kube-proxy's table for `nft -f`; its own iptables rules on request.
+  if (nft !== undefined && !values.iptables) {
+    io.out(nft);
+    if ((c.rulesOf(node) ?? '').trim())
+      io.err(
+        `hookpath: ${node} also has iptables rules of its own (a host firewall): add --iptables to print them\n`,
+      );
+    return 0;
+  }
+  io.out(c.rulesOf(node) ?? '');
   return 0;
 }
 
@@ -170,6 +215,7 @@ export function scenarioTraceCommand(argv: string[], io: CliIo): number {
       to: { type: 'string' },
       proto: { type: 'string' },
       variant: { type: 'string' },
+      mode: { type: 'string' },
       all: { type: 'boolean' },
       seed: { type: 'string' },
       json: { type: 'boolean' },
@@ -186,7 +232,8 @@ export function scenarioTraceCommand(argv: string[], io: CliIo): number {
     throw new UsageError(`one scenario at a time: unexpected '${positionals[1]}'`);
   const loaded = load(file, io);
   variantsOf(loaded, values.variant);
-  const built = buildOrThrow(file as string, loaded, values.variant, io);
+  const mode = values.mode === undefined ? undefined : modesOf(loaded, values.mode)[0];
+  const built = buildOrThrow(file as string, loaded, values.variant, io, mode);
   const first = built.probes[0];
   const from = values.from ?? first?.from;
   const to = values.to ?? first?.to;

@@ -28,4 +28,19 @@ describe('runLab', () => {
     // A big cluster on purpose: alone it takes a few seconds, the whole suite at once on two
     // cores several times that.
   }, 120_000);
+
+  it('in nftables mode too: only the path’s nodes get their nft table, same answer', () => {
+    const big = bigManifests(2600, 3);
+    const r = runLab({ scenario, validate: false, path, manifests: big, mode: 'nftables' });
+    expect(r.ok, JSON.stringify(r.diagnostics.slice(0, 3))).toBe(true);
+    expect(Object.keys(r.nftables ?? {})).toEqual(['cp-1']);
+    expect(r.nftables?.['cp-1']).toContain('add chain ip kube-proxy service-');
+    expect(r.rules['cp-1']).not.toContain('KUBE-');
+    expect(r.runs.map((x) => x.outcome.kind)).toEqual(['answered']);
+    // The packet crossed kube-proxy's base chains on cp-1 (its services lookup found nothing).
+    const chains = new Set(
+      r.runs[0]?.events.flatMap((e) => (e.type === 'rule' && e.nft ? [e.chain] : [])),
+    );
+    expect(chains.has('nat-prerouting')).toBe(true);
+  }, 120_000);
 });

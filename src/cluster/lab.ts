@@ -7,6 +7,7 @@ import {
   loadScenario,
   nodeRulesPath,
   resolveVariant,
+  type KubeProxyMode,
   type LoadedScenario,
   type ProbeDef,
 } from './scenario.ts';
@@ -24,6 +25,8 @@ export interface LabInput {
   /** The manifests as edited in the lab; the scenario's (or the variant's) otherwise. */
   readonly manifests?: string;
   readonly variant?: string;
+  /** kube-proxy mode, one of the scenario's `kubeProxyModes`; its first (or the cluster's) otherwise. */
+  readonly mode?: KubeProxyMode;
   /** Who sends where; the scenario's first probe otherwise. */
   readonly path?: PathSelection;
   /**
@@ -53,6 +56,7 @@ const EMPTY: Omit<LabResult, 'diagnostics' | 'ok'> = {
   probe: null,
   runs: [],
   rules: {},
+  nftables: {},
 };
 
 /** Builds the cluster of a loaded scenario's variant with the given manifests. */
@@ -60,13 +64,16 @@ export function clusterOf(
   loaded: LoadedScenario,
   variant: string | undefined,
   manifests: string | undefined,
+  mode?: KubeProxyMode,
 ): { cluster: BuiltCluster | null; diagnostics: LabDiagnostic[]; probes: readonly ProbeDef[] } {
-  const resolved = resolveVariant(loaded.def, variant);
+  const resolved = resolveVariant(loaded.def, variant, mode);
   if ('error' in resolved) {
     return {
       cluster: null,
       probes: [],
-      diagnostics: [unplaced('variant', resolved.error)],
+      diagnostics: [
+        unplaced(/kube-proxy modes/.test(resolved.error) ? 'mode' : 'variant', resolved.error),
+      ],
     };
   }
   const composed = composeCluster(
@@ -135,13 +142,24 @@ function everyNode(c: BuiltCluster): boolean {
   return nodes * (c.model.services.length + endpoints) <= ALL_NODES_RULES_MAX;
 }
 
-/** Rules of every node of a small cluster; of the nodes on the path only in a large one. */
-function rulesFor(c: BuiltCluster, onPath: readonly string[]): Record<string, string> {
+/**
+ * Rules of every node of a small cluster; of the nodes on the path only in a large one:
+ * iptables-save text, and the nft text of the nftables-mode nodes.
+ */
+function rulesFor(
+  c: BuiltCluster,
+  onPath: readonly string[],
+): { rules: Record<string, string>; nftables: Record<string, string> } {
   const nodes = c.spec.nodes.map((n) => n.name);
   const wanted = everyNode(c) ? nodes : nodes.filter((n) => onPath.includes(n));
-  const out: Record<string, string> = {};
-  for (const n of wanted) out[n] = c.rulesOf(n) ?? '';
-  return out;
+  const rules: Record<string, string> = {};
+  const nftables: Record<string, string> = {};
+  for (const n of wanted) {
+    rules[n] = c.rulesOf(n) ?? '';
+    const nft = c.nftablesOf(n);
+    if (nft !== undefined) nftables[n] = nft;
+  }
+  return { rules, nftables };
 }
 
 /** Pods drawn per node beyond those on the path, in a big cluster. */
@@ -191,7 +209,7 @@ export function networkOf(c: BuiltCluster): Network | { problems: string } {
 export function runLab(input: LabInput): LabResult {
   const { scenario, diagnostics } = loadCached(input.scenario, input.validate !== false);
   if (!scenario) return { ok: false, diagnostics, ...EMPTY };
-  const built = clusterOf(scenario, input.variant, input.manifests);
+  const built = clusterOf(scenario, input.variant, input.manifests, input.mode);
   const all = [...diagnostics, ...built.diagnostics];
   const cluster = built.cluster;
   if (!cluster || all.some((d) => d.severity === 'error'))
@@ -201,7 +219,7 @@ export function runLab(input: LabInput): LabResult {
       ...EMPTY,
       cluster: cluster ? viewFor(cluster, new Set()) : null,
       choices: cluster ? pathChoices(cluster) : null,
-      rules: cluster ? rulesFor(cluster, []) : {},
+      ...(cluster ? rulesFor(cluster, []) : { rules: {}, nftables: {} }),
     };
   const choices = pathChoices(cluster);
   const first = built.probes[0];
@@ -210,10 +228,15 @@ export function runLab(input: LabInput): LabResult {
     (first
       ? { from: first.from, to: first.to, ...(first.proto ? { proto: first.proto } : {}) }
       : null);
-  const base: { cluster: ClusterView; choices: typeof choices; rules: Record<string, string> } = {
+  const base: {
+    cluster: ClusterView;
+    choices: typeof choices;
+    rules: Record<string, string>;
+    nftables: Record<string, string>;
+  } = {
     cluster: viewFor(cluster, new Set()),
     choices,
-    rules: rulesFor(cluster, []),
+    ...rulesFor(cluster, []),
   };
   if (!path) return { ok: true, diagnostics: all, ...base, probe: null, runs: [] };
   const resolved = probeFor(cluster, path);
@@ -237,7 +260,7 @@ export function runLab(input: LabInput): LabResult {
     };
   const en = enumerateOutcomes(net, resolved.probe);
   const onPath = new Set(en.runs.flatMap((r) => r.events.map((e) => e.host)));
-  base.rules = rulesFor(cluster, [...onPath]);
+  Object.assign(base, rulesFor(cluster, [...onPath]));
   base.cluster = viewFor(cluster, onPath);
   const runs: RunView[] = en.runs.map((r) => ({
     probability: r.probability,

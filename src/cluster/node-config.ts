@@ -11,6 +11,7 @@ import { Reader, type ManifestDiagnostic } from '../kube/manifests/reader.ts';
 import { isRecord, parseStream, type SourceDoc } from '../kube/manifests/yaml-source.ts';
 import { mergeIptablesSave } from './merge-rules.ts';
 import { blockStart, type ClusterSpec, type KubeProxySpec, type NodeSpec } from './scenario.ts';
+import { IPVS_NOT_MODELLED } from './scenario-checks.ts';
 import { clusterSettings } from './topology.ts';
 
 export const NODE_CONFIG_API_VERSION = 'lab.hookpath.io/v1';
@@ -34,6 +35,7 @@ export interface NodeConfigResult {
 }
 
 const KUBE_PROXY_FIELDS = [
+  'mode',
   'nodePortAddresses',
   'masqueradeAll',
   'localhostNodePorts',
@@ -75,6 +77,12 @@ function readKubeProxy(r: Reader): KubeProxySpec | null {
         true,
       );
   const out: { -readonly [K in keyof KubeProxySpec]: KubeProxySpec[K] } = {};
+  if ('mode' in m) {
+    // KubeProxyConfiguration's `mode`: a second kube-proxy DaemonSet with a nodeSelector.
+    const mode = r.str(['spec', 'kubeProxy', 'mode'], { enum: ['iptables', 'nftables', 'ipvs'] });
+    if (mode === 'ipvs') r.report(['spec', 'kubeProxy', 'mode'], IPVS_NOT_MODELLED);
+    else if (mode === 'iptables' || mode === 'nftables') out.mode = mode;
+  }
   if ('nodePortAddresses' in m) {
     const list = r.list(['spec', 'kubeProxy', 'nodePortAddresses']);
     const ok = list.every((v, i) => {

@@ -62,11 +62,16 @@ function checkNode(n: Partial<NodeSpec>, at: FieldPath, out: FieldProblem[]): vo
   checkKubeProxy(n.kubeProxy, [...at, 'kubeProxy'], out);
 }
 
+/** Said where a scenario or a NodeConfig asks for IPVS mode. */
+export const IPVS_NOT_MODELLED =
+  "kube-proxy's ipvs mode is not modelled yet (IPVS virtual servers, the kube-ipvs0 dummy interface and its ipsets); use mode: iptables or mode: nftables";
+
 function checkKubeProxy(
   kp: ClusterSpec['kubeProxy'] | undefined,
   at: FieldPath,
   out: FieldProblem[],
 ): void {
+  if (kp?.mode === 'ipvs') out.push({ path: [...at, 'mode'], message: IPVS_NOT_MODELLED });
   (kp?.nodePortAddresses ?? []).forEach((a, i) => {
     if (a !== 'primary' && cidrProblem(a, true))
       out.push({
@@ -96,9 +101,28 @@ function checkServiceCIDR(v: string | undefined, at: FieldPath, out: FieldProble
     });
 }
 
+/** A probe's `byMode` may only name modes the scenario runs in, or it would never be checked. */
+function checkProbeModes(def: ScenarioDef, out: FieldProblem[]): void {
+  const modes: readonly string[] = def.kubeProxyModes?.length
+    ? def.kubeProxyModes
+    : [def.cluster.kubeProxy?.mode ?? 'iptables'];
+  const check = (probes: ScenarioDef['probes'], at: FieldPath) =>
+    (probes ?? []).forEach((p, i) => {
+      for (const m of Object.keys(p.byMode ?? {}))
+        if (!modes.includes(m))
+          out.push({
+            path: [...at, i, 'byMode', m],
+            message: `the scenario does not run in ${m} mode, so this expectation is never checked; add ${m} to kubeProxyModes (now ${modes.join(', ')})`,
+          });
+    });
+  check(def.probes, ['probes']);
+  (def.variants ?? []).forEach((v, vi) => check(v.probes, ['variants', vi, 'probes']));
+}
+
 /** Every field check of the base cluster and of each variant's patch. */
 export function scenarioProblems(def: ScenarioDef): FieldProblem[] {
   const out: FieldProblem[] = [];
+  checkProbeModes(def, out);
   const c = def.cluster;
   const at = ['cluster'];
   for (const f of ['lan', 'serviceCIDR', 'clusterCIDR'] as const) {

@@ -18,8 +18,11 @@ export interface ProcessSpec {
   readonly reply?: string;
 }
 
+/** The kube-proxy modes the lab models; `ipvs` is recognised and refused (not modelled yet). */
+export type KubeProxyMode = 'iptables' | 'nftables';
+
 export interface KubeProxySpec {
-  readonly mode?: 'iptables';
+  readonly mode?: KubeProxyMode | 'ipvs';
   readonly nodePortAddresses?: readonly string[];
   readonly masqueradeAll?: boolean;
   readonly localhostNodePorts?: boolean;
@@ -95,6 +98,10 @@ export interface ProbeDef {
   readonly proto?: 'tcp' | 'udp';
   readonly expect: ProbeExpect;
   readonly note?: I18nText;
+  /** Where a kube-proxy mode changes the outcome: that mode's expectation and why. */
+  readonly byMode?: Partial<
+    Record<KubeProxyMode, { readonly expect?: ProbeExpect; readonly note?: I18nText }>
+  >;
 }
 
 export interface VariantDef {
@@ -117,6 +124,8 @@ export interface ScenarioDef {
   readonly manifests: string;
   /** Manifests applied with the editor's but not shown in it (an exercise's read-only part). */
   readonly fixedManifests?: string;
+  /** The kube-proxy modes the scenario runs in; the first is the default. */
+  readonly kubeProxyModes?: readonly KubeProxyMode[];
   readonly probes?: readonly ProbeDef[];
   readonly variants?: readonly VariantDef[];
   readonly notes?: readonly I18nText[];
@@ -298,14 +307,43 @@ export function nodeRulesPath(
 export interface ResolvedScenario {
   readonly cluster: ClusterSpec;
   readonly manifests: string;
+  /** The probes with the expectation and note of the chosen mode. */
   readonly probes: readonly ProbeDef[];
   readonly variant: VariantDef | null;
+  /** The mode applied cluster-wide, or null when the cluster's own settings stand. */
+  readonly mode: KubeProxyMode | null;
 }
 
-/** The scenario as one variant sees it (the first variant when none is named). */
+/** The modes a scenario runs in: `kubeProxyModes`, else the cluster's own mode. */
+export function scenarioModes(def: ScenarioDef): readonly KubeProxyMode[] {
+  if (def.kubeProxyModes?.length) return def.kubeProxyModes;
+  return [def.cluster.kubeProxy?.mode === 'nftables' ? 'nftables' : 'iptables'];
+}
+
+/**
+ * A cluster in kube-proxy mode `mode`: set cluster-wide, kept on the nodes that name their own
+ * (a scenario may mix modes on purpose, as a second kube-proxy DaemonSet with a nodeSelector does).
+ */
+export function withMode(c: ClusterSpec, mode: KubeProxyMode): ClusterSpec {
+  return { ...c, kubeProxy: { ...c.kubeProxy, mode } };
+}
+
+/** A probe as mode `mode` sees it: that mode's `expect` and `note` replace the probe's own. */
+export function probeInMode(p: ProbeDef, mode: KubeProxyMode | null): ProbeDef {
+  const o = mode ? p.byMode?.[mode] : undefined;
+  if (!o) return p;
+  return { ...p, ...(o.expect ? { expect: o.expect } : {}), ...(o.note ? { note: o.note } : {}) };
+}
+
+/**
+ * The scenario as one variant sees it (the first variant when none is named), in kube-proxy mode
+ * `mode` (one of `scenarioModes`; when absent the first of `kubeProxyModes`, or the cluster's own
+ * settings).
+ */
 export function resolveVariant(
   def: ScenarioDef,
   variantId?: string,
+  mode?: KubeProxyMode,
 ): ResolvedScenario | { error: string } {
   const variants = def.variants ?? [];
   const v =
@@ -316,11 +354,19 @@ export function resolveVariant(
     return {
       error: `no variant '${variantId}'; variants are ${variants.map((x) => x.id).join(', ') || 'none'}`,
     };
-  const cluster = v?.cluster ? patchCluster(def.cluster, v.cluster) : def.cluster;
+  const modes = scenarioModes(def);
+  if (mode !== undefined && !modes.includes(mode))
+    return {
+      error: `the scenario does not run in ${mode} mode; its kube-proxy modes are ${modes.join(', ')} (kubeProxyModes)`,
+    };
+  const chosen = mode ?? def.kubeProxyModes?.[0] ?? null;
+  const patched = v?.cluster ? patchCluster(def.cluster, v.cluster) : def.cluster;
+  const probes = [...(def.probes ?? []), ...(v?.probes ?? [])];
   return {
-    cluster,
+    cluster: chosen ? withMode(patched, chosen) : patched,
     manifests: v?.manifests ?? def.manifests,
-    probes: [...(def.probes ?? []), ...(v?.probes ?? [])],
+    probes: probes.map((p) => probeInMode(p, chosen)),
     variant: v,
+    mode: chosen,
   };
 }

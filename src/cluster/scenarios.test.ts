@@ -1,13 +1,14 @@
 /**
- * Every scenario in scenarios/ is loaded, every variant built, and every probe's expectation
- * asserted through the engine (one table-driven test, as nand2tetris does for its course files).
+ * Every scenario in scenarios/ is loaded, every variant built in every kube-proxy mode the
+ * scenario runs in, and every probe's expectation (that mode's, see `byMode`) asserted through
+ * the engine (one table-driven test, as nand2tetris does for its course files).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkProbe } from './expect.ts';
 import { clusterOf } from './lab.ts';
-import { loadScenario } from './scenario.ts';
+import { loadScenario, scenarioModes } from './scenario.ts';
 
 const dir = join(import.meta.dirname, '../../scenarios');
 const files = readdirSync(dir)
@@ -31,25 +32,37 @@ describe('scenarios/*.yaml', () => {
       const variants = scenario.def.variants?.length
         ? scenario.def.variants.map((v) => v.id)
         : [undefined];
-      for (const variant of variants) {
-        const built = clusterOf(scenario, variant, undefined);
-        describe(variant ?? '(base)', () => {
-          it('manifests have no errors', () => {
-            expect(
-              built.diagnostics
-                .filter((d) => d.severity === 'error')
-                .map((d) => `${d.path}: ${d.message}`),
-            ).toEqual([]);
-          });
-          for (const probe of built.probes) {
-            it(`${probe.name ?? `${probe.from} -> ${probe.to}`}`, () => {
-              if (!built.cluster) throw new Error('no cluster');
-              const r = checkProbe(built.cluster, probe);
-              expect({ got: r.got, diff: r.diff }).toEqual({ got: r.got, diff: [] });
+      const modes = scenarioModes(scenario.def);
+      for (const mode of modes)
+        for (const variant of variants) {
+          const built = clusterOf(scenario, variant, undefined, mode);
+          describe(`${variant ?? '(base)'}${modes.length > 1 ? ` [${mode}]` : ''}`, () => {
+            it('manifests have no errors', () => {
+              expect(
+                built.diagnostics
+                  .filter((d) => d.severity === 'error')
+                  .map((d) => `${d.path}: ${d.message}`),
+              ).toEqual([]);
             });
-          }
-        });
-      }
+            for (const probe of built.probes) {
+              it(`${probe.name ?? `${probe.from} -> ${probe.to}`}`, () => {
+                if (!built.cluster) throw new Error('no cluster');
+                const r = checkProbe(built.cluster, probe);
+                expect({ got: r.got, diff: r.diff }).toEqual({ got: r.got, diff: [] });
+              });
+            }
+            if (mode === 'nftables')
+              it('gives every node kube-proxy’s nft table, and no KUBE- chain in its iptables rules', () => {
+                const c = built.cluster;
+                if (!c) throw new Error('no cluster');
+                for (const n of c.spec.nodes) {
+                  if (c.modeOf(n.name) !== 'nftables') continue;
+                  expect(c.nftablesOf(n.name)).toContain('add table ip kube-proxy');
+                  expect(c.rulesOf(n.name)).not.toContain('KUBE-');
+                }
+              });
+          });
+        }
     });
   }
 });

@@ -15,6 +15,7 @@ import {
 } from '../engine/index.ts';
 import { generateIptablesRules } from '../kube/proxier/index.ts';
 import { deriveSettings } from '../kube/proxier/config.ts';
+import { generateNftablesRules, nftablesConfig } from '../kube/nftables/index.ts';
 import {
   DEFAULT_PROXIER_CONFIG,
   type EndpointSliceModel,
@@ -28,7 +29,7 @@ import {
   type PodModel,
 } from '../kube/manifests/index.ts';
 import { mergeIptablesSave } from './merge-rules.ts';
-import type { ClusterSpec, NodeSpec, ProcessSpec } from './scenario.ts';
+import type { ClusterSpec, KubeProxyMode, NodeSpec, ProcessSpec } from './scenario.ts';
 import type { ClusterView, HostView, LinkView } from './types.ts';
 
 export const DEFAULT_LAN = '192.168.50.0/24';
@@ -43,8 +44,15 @@ export interface BuiltCluster {
   readonly model: ManifestModel;
   readonly network: NetworkSpec;
   readonly view: ClusterView;
-  /** iptables-save of a node (kube-proxy's rules merged with the node's own), generated on first use. */
+  /**
+   * iptables-save of a node, generated on first use: kube-proxy's rules merged with the node's
+   * own in iptables mode; the node's own rules alone in nftables mode.
+   */
   readonly rulesOf: (node: string) => string | undefined;
+  /** The kube-proxy mode of each node. */
+  readonly modeOf: (node: string) => KubeProxyMode | undefined;
+  /** `nft -f` text of an nftables-mode node's kube-proxy table (undefined in iptables mode). */
+  readonly nftablesOf: (node: string) => string | undefined;
   /** Problems in the nodes' own `rules` (extra host rules), with their node. */
   readonly ruleProblems: readonly {
     readonly node: string;
@@ -127,7 +135,17 @@ function vethName(pod: string): string {
     .slice(0, 11)}`;
 }
 
-function proxierConfig(spec: ClusterSpec, node: NodeSpec, nodeIPs: string[]): ProxierConfig {
+/** A node's kube-proxy mode: its own, else the cluster's, else iptables (kube-proxy's default). */
+export function nodeMode(spec: ClusterSpec, node: NodeSpec): KubeProxyMode {
+  return (node.kubeProxy?.mode ?? spec.kubeProxy?.mode) === 'nftables' ? 'nftables' : 'iptables';
+}
+
+function proxierConfig(
+  spec: ClusterSpec,
+  settings: ClusterSettings,
+  node: NodeSpec,
+  nodeIPs: string[],
+): ProxierConfig {
   const kp = { ...spec.kubeProxy, ...node.kubeProxy };
   return {
     ...DEFAULT_PROXIER_CONFIG,
@@ -139,6 +157,8 @@ function proxierConfig(spec: ClusterSpec, node: NodeSpec, nodeIPs: string[]): Pr
     localhostNodePorts: kp.localhostNodePorts ?? true,
     nodePortAddresses: kp.nodePortAddresses ?? [],
     zone: node.zone ?? null,
+    // The ServiceCIDR objects of the cluster (kube-apiserver's --service-cluster-ip-range).
+    serviceCIDRs: [settings.serviceCIDR],
   };
 }
 
@@ -175,6 +195,15 @@ export function buildClusterFromModel(
   const links: LinkView[] = [];
   const ruleCache = new Map<string, string>();
   const ruleMakers = new Map<string, () => string>();
+  const nftCache = new Map<string, string>();
+  const nftMakers = new Map<string, () => string>();
+  const modes = new Map<string, KubeProxyMode>();
+  const nftablesOf = (name: string): string | undefined => {
+    let text = nftCache.get(name);
+    const make = nftMakers.get(name);
+    if (text === undefined && make) nftCache.set(name, (text = make()));
+    return text;
+  };
   const ruleProblems: { node: string; line: number; column: number; message: string }[] = [];
   const rulesOf = (name: string): string | undefined => {
     let text = ruleCache.get(name);
@@ -224,18 +253,25 @@ export function buildClusterFromModel(
       routes.push({ to: `${pod.ip}/32`, dev: veth });
       links.push({ a: node.name, aIf: veth, b: host, bIf: 'eth0', segment: `veth:${host}` });
     }
-    const cfg = proxierConfig(spec, node, [node.ip, ...vipsHere]);
+    const mode = nodeMode(spec, node);
+    modes.set(node.name, mode);
+    const base = proxierConfig(spec, settings, node, [node.ip, ...vipsHere]);
+    // nftables mode's own defaults (nodePortAddresses: primary) decide the health servers too.
+    const cfg = mode === 'nftables' ? nftablesConfig(base) : base;
+    const proxierInput = {
+      services: model.services,
+      endpointSlices: model.endpointSlices,
+      config: cfg,
+    };
     // kube-proxy's rules are generated when a packet first reaches the node (large clusters).
-    ruleMakers.set(node.name, () =>
-      mergeIptablesSave(
-        generateIptablesRules({
-          services: model.services,
-          endpointSlices: model.endpointSlices,
-          config: cfg,
-        }),
-        node.rules ?? '',
-      ),
-    );
+    if (mode === 'nftables') {
+      // Its own table; the host's iptables rules (a firewall) stay beside it, untouched.
+      ruleMakers.set(node.name, () => node.rules ?? '');
+      nftMakers.set(node.name, () => generateNftablesRules(proxierInput));
+    } else
+      ruleMakers.set(node.name, () =>
+        mergeIptablesSave(generateIptablesRules(proxierInput), node.rules ?? ''),
+      );
     if (node.rules?.trim()) {
       for (const d of parseRuleset(node.rules).diagnostics) {
         if (d.severity === 'error')
@@ -291,6 +327,8 @@ export function buildClusterFromModel(
       },
       listeners,
       lazyRules: () => rulesOf(node.name) ?? '',
+      // Lazily, like lazyRules: a big cluster generates it only for the nodes a packet reaches.
+      ...(mode === 'nftables' ? { lazyNftables: () => nftablesOf(node.name) ?? '' } : {}),
     });
     lanMembers.push({ host: node.name, iface: 'eth0' });
     views.push({
@@ -439,6 +477,8 @@ export function buildClusterFromModel(
       vips: (spec.vips ?? []).map((v) => ({ ip: v.ip, mode: v.mode, holder: v.holder ?? null })),
     },
     rulesOf,
+    modeOf: (n) => modes.get(n),
+    nftablesOf,
     ruleProblems,
     podHosts,
   };

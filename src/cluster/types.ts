@@ -144,4 +144,6 @@ export interface LabResult {
   };
   /** iptables-save text of each node (the rules panel); rule events' `line` points into it. */
   readonly rules: Readonly<Record<string, string>>;
+  /** `nft -f` text of each nftables-mode node's kube-proxy table (none in iptables mode). */
+  readonly nftables?: Readonly<Record<string, string>>;
 }

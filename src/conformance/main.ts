@@ -9,12 +9,20 @@
  *   line by line with the real generator output, after the documented normalisation (the
  *   tests' mark string `0x4000`, and `sortIptablesRules`, the tests' own sort).
  * Also checks that every reference dump parses and serializes back without loss.
+ * An nftables corpus (`mode: "nftables"`) takes the same steps with src/kube/nftables and the
+ * nft engine (nft-main.ts, nft-reference.ts): its reference dump is compared after the tests'
+ * `sortNFTablesTransaction`.
  */
 import { readFileSync } from 'node:fs';
 import { parseRuleset, serializeRuleset } from '../engine/index.ts';
 import { generateProxierRules, sortIptablesRules } from '../kube/proxier/index.ts';
 import { runFlows, type Flow } from './flows.ts';
 import { runNftCorpus, type NftCorpus } from './nft-main.ts';
+import {
+  compareNftReferenceDumps,
+  generateForCase,
+  type NftReferenceDump,
+} from './nft-reference.ts';
 import { normaliseMark, setupToProxierInput, type Setup } from './setup.ts';
 
 interface Case {
@@ -52,8 +60,14 @@ const nodeIPsOf = (c: object): readonly string[] =>
   'nodeIPs' in c && Array.isArray(c.nodeIPs) ? c.nodeIPs : [corpus.constants.testNodeIP];
 
 if (corpus.mode === 'nftables') {
-  const t = runNftCorpus(corpus as unknown as NftCorpus, (l) => console.log(l), verbose);
-  process.exitCode = t.failed + t.dumpsFailed ? 1 : 0;
+  const log = (l: string) => console.log(l);
+  const t = runNftCorpus(corpus as unknown as NftCorpus, log, verbose, generateForCase);
+  const refs = compareNftReferenceDumps(
+    corpus.referenceDumps as readonly NftReferenceDump[],
+    corpus.constants.testNodeIP,
+    log,
+  );
+  process.exitCode = t.failed + t.skipped + t.dumpsFailed + refs.failed ? 1 : 0;
 } else {
   const tally = { static: { passed: 0, failed: 0 }, generated: { passed: 0, failed: 0 } };
   for (const c of corpus.cases) {

@@ -1,9 +1,12 @@
 /**
  * Turns a conformance case's `setup` (the Services, EndpointSlices and proxier overrides of a
  * kube-proxy unit test, see the corpus README, conformance/README.md) into the generator's ProxierInput,
- * configured like kube-proxy's fake proxier (`NewFakeProxier` in
- * pkg/proxy/iptables/proxier_test.go): node `test-node`, pod CIDR 10.0.0.0/8 / fd00:10::/64,
- * masquerade bit 14, both nfacct counters present, no --random-fully (the fake iptables lacks it).
+ * configured like kube-proxy's fake proxier: node `test-node`, pod CIDR 10.0.0.0/8 / fd00:10::/64,
+ * masquerade bit 14. iptables mode (`NewFakeProxier` in pkg/proxy/iptables/proxier_test.go): both
+ * nfacct counters present, no --random-fully (the fake iptables lacks it), NodePorts on every
+ * local address. nftables mode (`NewFakeProxier` in pkg/proxy/nftables/proxier_test.go,
+ * kubernetes/kubernetes@81810de6): NodePorts only on 192.168.0.2/32 and 2001:db8::1/128 (the
+ * primary node IPs), Service CIDRs 172.30.0.0/16 and fd00:10:96::/112.
  */
 import type {
   EndpointModel,
@@ -137,13 +140,21 @@ function slice(s: SetupSlice): EndpointSliceModel {
   };
 }
 
+/** What the nftables fake proxier sets where the iptables one leaves the defaults. */
+export const NFT_FAKE = {
+  nodePortAddresses: ['192.168.0.2/32', '2001:db8::1/128'],
+  serviceCIDRs: ['172.30.0.0/16', 'fd00:10:96::/112'],
+} as const;
+
 export function setupToProxierInput(
   setup: Setup,
   nodeIPs: readonly string[],
   caseFamily: 'IPv4' | 'IPv6',
+  mode: 'iptables' | 'nftables' = 'iptables',
 ): ProxierInput {
   const o = setup.proxierOverrides ?? {};
   const family = (o.ipFamily ?? caseFamily) === 'IPv6' ? 6 : 4;
+  const nft = mode === 'nftables';
   return {
     services: setup.services.map(service),
     endpointSlices: setup.endpointSlices.map(slice),
@@ -155,11 +166,12 @@ export function setupToProxierInput(
       masqueradeAll: o.masqueradeAll ?? false,
       masqueradeBit: 14,
       localhostNodePorts: o.localhostNodePorts ?? true,
-      nodePortAddresses: o.nodePortAddresses ?? [],
+      nodePortAddresses: o.nodePortAddresses ?? (nft ? NFT_FAKE.nodePortAddresses : []),
       zone: null,
       nfacct: true,
       randomFully: false,
       conntrackTCPLiberal: false,
+      ...(nft ? { serviceCIDRs: NFT_FAKE.serviceCIDRs } : {}),
     },
   };
 }

@@ -97,7 +97,9 @@ export async function startListeners(topo: Topology, host: HostSpec): Promise<Li
     `${AGENT_DIR}listener.mjs`,
     JSON.stringify(specs),
   ]);
-  const r = await p.waitFor((l) => l.startsWith('{'), 0, 10000);
+  // Timing only: a lab starts one Node process per host at once, which on a loaded machine (two
+  // shared cores, load 20 and more) takes well past 10 s.
+  const r = await p.waitFor((l) => l.startsWith('{'), 0, 30000);
   if (!r || !r.line.includes('"ready"')) {
     p.stop();
     throw new Error(`listeners on ${host.name} did not start: ${r?.line ?? p.stderr}`);
@@ -166,7 +168,9 @@ export class ProbeAgent {
 
   /** Sends a marker datagram the trace monitor of this namespace can recognise. */
   async mark(port: number): Promise<void> {
-    await this.request({ op: 'mark', port }, 5000);
+    // The first mark also waits for the agent's Node process to start: on a loaded machine that
+    // alone takes more than 5 s (timing only; a marker that is never seen still fails the lab).
+    await this.request({ op: 'mark', port }, 30000);
   }
 
   stop(): void {

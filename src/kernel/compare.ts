@@ -29,13 +29,16 @@ function isTcp(b: KernelBlock): boolean {
 
 /**
  * xtables-monitor prints no protocol: a packet without ports is taken for an ICMP error, unless
- * it is multicast or broadcast from nowhere (IGMP reports of a bridge joining its groups).
+ * it is multicast or broadcast from nowhere (IGMP reports of a bridge joining its groups). nft's
+ * monitor names the ICMP type: a redirect (a node forwarding a DNATed packet back out of the
+ * interface it came in on tells the sender so, net/ipv4/ip_forward.c) answers nothing.
  */
 function isIcmpError(b: KernelBlock): boolean {
   const dst = b.fields.DST ?? '';
   const first = Number(dst.split('.')[0]);
   return (
     b.fields.SPORT === undefined &&
+    b.fields.ICMPTYPE !== 'redirect' &&
     b.fields.SRC !== '0.0.0.0' &&
     !(first >= 224 && first <= 239) &&
     dst !== '255.255.255.255'

@@ -112,9 +112,9 @@ export class KernelLab {
     return a;
   }
 
-  private async startMonitor(host: string): Promise<void> {
+  private async startMonitor(host: string, install = true): Promise<void> {
     const ns = this.nsOf(host);
-    installTraceTable(ns);
+    if (install) installTraceTable(ns);
     this.handles.set(host, readHandles(ns));
     // Line-buffered: the monitor's stdout is a pipe, and we slice its output by time.
     const cmd =
@@ -158,6 +158,37 @@ export class KernelLab {
     nsRun(ns, 'sh', ['-c', `${drop} iptables-restore`], rules);
     this.updateHost(host, (h) => ({ ...h, rules }));
     if (this.monitors.has(host)) this.handles.set(host, readHandles(ns));
+  }
+
+  /**
+   * Replaces a host's nftables ruleset (kube-proxy's table in nftables mode): the tables it
+   * loaded go, the new text is loaded with `nft -f`; the iptables-nft tables and the trace
+   * table stay. As kube-proxy's sync would, conntrack entries survive.
+   */
+  setNftables(host: string, nftables: string): void {
+    const ns = this.nsOf(host);
+    const before = this.current.hosts.find((h) => h.name === host)?.nftables ?? '';
+    const drop = [
+      ...new Set([...before.matchAll(/^add table (ip6?) (\S+)/gm)].map((m) => `${m[1]} ${m[2]}`)),
+    ]
+      .map((t) => `nft delete table ${t} 2>/dev/null;`)
+      .join(' ');
+    nsRun(ns, 'sh', ['-c', `${drop} nft -f -`], nftables);
+    this.updateHost(host, (h) => ({ ...h, nftables }));
+  }
+
+  /**
+   * After setRules / setNftables: `nft monitor trace` prints rules from the ruleset it read when
+   * it started, so a rule made since prints as "unknown rule handle N" and its event is lost.
+   * With that monitor, the host's monitor starts again on the new ruleset (xtables-monitor reads
+   * each rule with its event and needs nothing).
+   */
+  async refreshTrace(host: string): Promise<void> {
+    const mon = this.monitors.get(host);
+    if (!mon || this.monitor !== 'nft') return;
+    mon.stop();
+    this.monitors.delete(host);
+    await this.startMonitor(host, false);
   }
 
   /** Forgets a host's neighbour (ARP) cache: the next packet resolves its next hop afresh. */

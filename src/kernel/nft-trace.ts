@@ -45,6 +45,8 @@ function packetFields(text: string): { fields: Record<string, string>; flags: Se
     else if (a === 'ip' && b === 'id') fields.ID = v;
     else if ((a === 'tcp' || a === 'udp' || a === 'sctp') && b === 'sport') fields.SPORT = v;
     else if ((a === 'tcp' || a === 'udp' || a === 'sctp') && b === 'dport') fields.DPORT = v;
+    // `icmp type redirect`: nft names the type (xtables-monitor does not), see isIcmpError.
+    else if (a === 'icmp' && b === 'type') fields.ICMPTYPE = w[i + 2] ?? '';
     else if (a === 'tcp' && b === 'flags' && v === '==') {
       // `tcp flags == syn`, `== syn | ack`, or a number: `== 0x14`.
       let bits = 0;

@@ -1,7 +1,17 @@
 /** The scenario suite's helpers that need no kernel. */
 import { describe, expect, it } from 'vitest';
-import type { Choice, NetworkSpec } from '../engine/index.ts';
-import { answeringListener, ecmpKey, randomisedSourcePort } from './scenario-lab.ts';
+import { flowProbe } from '../conformance/flows.ts';
+import { nftConformanceHost } from '../conformance/nft-flows.ts';
+import { setupToProxierInput, type Setup } from '../conformance/setup.ts';
+import { buildNetwork, enumerateOutcomes, type Choice, type NetworkSpec } from '../engine/index.ts';
+import reference from '../kube/nftables/fixtures/reference-dump.json' with { type: 'json' };
+import { generateNftProxierRules } from '../kube/nftables/index.ts';
+import {
+  answeringListener,
+  ecmpKey,
+  nftRandomisedSourcePort,
+  randomisedSourcePort,
+} from './scenario-lab.ts';
 
 const RULES = `*filter
 :KUBE-POSTROUTING - [0:0]
@@ -93,5 +103,41 @@ describe('answeringListener', () => {
     expect(() => answeringListener(SPEC, probe, answer('sshd@n', '10.0.0.2'))).toThrow(
       /cannot tell/,
     );
+  });
+});
+
+describe('nftRandomisedSourcePort', () => {
+  // kube-proxy's nftables table on a node; an outside client to a NodePort is masqueraded.
+  const nft = generateNftProxierRules(
+    setupToProxierInput(reference.setup as unknown as Setup, ['192.168.0.2'], 'IPv4', 'nftables'),
+  ).transaction;
+  const flow = {
+    name: 'external to NodePort',
+    sourceIP: '203.0.113.2',
+    destIP: '192.168.0.2',
+    destPort: 3003,
+    output: '',
+    masq: true,
+  };
+  const runOf = (ruleset: string) => {
+    const host = nftConformanceHost(ruleset, ['192.168.0.2'], 4);
+    const { network } = buildNetwork({ hosts: [host] });
+    if (!network) throw new Error('no network');
+    const run = enumerateOutcomes(network, flowProbe(flow, ['192.168.0.2'])).runs[0];
+    if (!run) throw new Error('no run');
+    return { spec: { hosts: [host] }, events: run.events };
+  };
+
+  it('sees kube-proxy’s masquerade fully-random on the path', () => {
+    const r = runOf(nft);
+    expect(r.events.some((e) => e.type === 'rule' && e.target === 'MASQUERADE')).toBe(true);
+    expect(nftRandomisedSourcePort(r.spec, r.events)).toBe(true);
+  });
+
+  it('not for a masquerade that keeps ports, nor on a host the spec does not hold', () => {
+    const plain = runOf(nft.replace('masquerade fully-random', 'masquerade'));
+    expect(plain.events.some((e) => e.type === 'rule' && e.target === 'MASQUERADE')).toBe(true);
+    expect(nftRandomisedSourcePort(plain.spec, plain.events)).toBe(false);
+    expect(nftRandomisedSourcePort(SPEC, runOf(nft).events)).toBe(false);
   });
 });

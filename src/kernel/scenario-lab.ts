@@ -7,10 +7,15 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Choice, NetworkSpec, Outcome } from '../engine/index.ts';
+import type { Choice, NetworkSpec, Outcome, TraceEvent } from '../engine/index.ts';
 import { answeredByMatches } from '../cluster/expect.ts';
 import { clusterOf, probeFor } from '../cluster/lab.ts';
-import { loadScenario, type ProbeDef } from '../cluster/scenario.ts';
+import {
+  loadScenario,
+  scenarioModes,
+  type KubeProxyMode,
+  type ProbeDef,
+} from '../cluster/scenario.ts';
 import type { BuiltCluster } from '../cluster/topology.ts';
 import type { AgentResult } from './agents.ts';
 import type { KernelLab, KernelProbe } from './lab.ts';
@@ -18,6 +23,8 @@ import type { KernelLab, KernelProbe } from './lab.ts';
 export interface VariantCase {
   /** The variant's id; undefined for a scenario without variants. */
   readonly id: string | undefined;
+  /** The kube-proxy mode the variant runs in (one of the scenario's kubeProxyModes). */
+  readonly mode: KubeProxyMode;
   readonly cluster: BuiltCluster | null;
   /** Errors in the scenario or its manifests: the variant cannot be built. */
   readonly errors: readonly string[];
@@ -30,7 +37,10 @@ export interface ScenarioCase {
   readonly variants: readonly VariantCase[];
 }
 
-/** Every scenario file of `dir`, every variant built (base scenario if it has none). */
+/**
+ * Every scenario file of `dir`, every variant built (base scenario if it has none) in every
+ * kube-proxy mode the scenario runs in.
+ */
 export function scenarioCases(dir: string): ScenarioCase[] {
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.yaml'))
@@ -44,33 +54,40 @@ export function scenarioCases(dir: string): ScenarioCase[] {
     const ids = scenario.def.variants?.length
       ? scenario.def.variants.map((v) => v.id)
       : [undefined];
-    const variants = ids.map((id) => {
-      const built = clusterOf(scenario, id, undefined);
-      return {
-        id,
-        cluster: built.cluster,
-        errors: built.diagnostics
-          .filter((d) => d.severity === 'error')
-          .map((d) => `${d.path}: ${d.message}`),
-        probes: built.probes,
-      };
-    });
+    const variants = scenarioModes(scenario.def).flatMap((mode) =>
+      ids.map((id) => {
+        const built = clusterOf(scenario, id, undefined, mode);
+        return {
+          id,
+          mode,
+          cluster: built.cluster,
+          errors: built.diagnostics
+            .filter((d) => d.severity === 'error')
+            .map((d) => `${d.path}: ${d.message}`),
+          probes: built.probes,
+        };
+      }),
+    );
     return { file, errors, variants };
   });
 }
 
 /**
  * The cluster's NetworkSpec with every node's generated rules in `rules` (kube-proxy's output
- * merged with the node's own, exactly the text the engine parses from `lazyRules`): the harness
- * loads `rules` with iptables-restore, and the engine then reads the same spec.
+ * merged with the node's own, exactly the text the engine parses from `lazyRules`) and, on
+ * nftables-mode nodes, kube-proxy's table in `nftables`: the harness loads `rules` with
+ * iptables-restore and `nftables` with `nft -f`, and the engine then reads the same spec.
  */
 export function kernelSpec(c: BuiltCluster): NetworkSpec {
   return {
     ...c.network,
     hosts: c.network.hosts.map((h) => {
-      if (!h.lazyRules) return h;
-      const { lazyRules, ...rest } = h;
-      return { ...rest, rules: lazyRules() };
+      const { lazyRules, lazyNftables, ...rest } = h;
+      return {
+        ...rest,
+        ...(lazyRules ? { rules: lazyRules() } : {}),
+        ...(lazyNftables ? { nftables: lazyNftables() } : {}),
+      };
     }),
   };
 }
@@ -180,7 +197,8 @@ export async function flushAllNeighbours(lab: KernelLab): Promise<void> {
 /**
  * One lab for consecutive variants whose hosts differ only in their rules (a Service added,
  * a policy changed: what kube-proxy itself does to a running node). Switching loads the new
- * rules with iptables-restore and flushes conntrack, so each variant starts as a fresh cluster;
+ * rules with iptables-restore (kube-proxy's nft table with nft -f) and flushes conntrack, so each
+ * variant starts as a fresh cluster;
  * a different topology gets a fresh lab. Starting a lab costs seconds (a Node process per host).
  */
 export class LabReuse {
@@ -189,16 +207,25 @@ export class LabReuse {
 
   async get(spec: NetworkSpec, start: (s: NetworkSpec) => Promise<KernelLab>): Promise<KernelLab> {
     // Hosts with rules get a trace monitor at start: whether a host has rules is topology.
+    // Whether a host has an nft ruleset is topology too (nftables mode); its text is not.
     const key = JSON.stringify({
       ...spec,
-      hosts: spec.hosts.map(({ rules, ...h }) => ({ ...h, traced: (rules ?? '').trim() !== '' })),
+      hosts: spec.hosts.map(({ rules, nftables, ...h }) => ({
+        ...h,
+        traced: (rules ?? '').trim() !== '',
+        nft: (nftables ?? '').trim() !== '',
+      })),
     });
     if (this.lab && key === this.key) {
       const lab = this.lab;
-      const next = new Map(spec.hosts.map((h) => [h.name, h.rules ?? '']));
+      const next = new Map(spec.hosts.map((h) => [h.name, h]));
       for (const h of lab.spec.hosts) {
-        const rules = next.get(h.name) ?? '';
+        const rules = next.get(h.name)?.rules ?? '';
+        const nft = next.get(h.name)?.nftables ?? '';
+        const changed = (h.rules ?? '') !== rules || (h.nftables ?? '') !== nft;
         if ((h.rules ?? '') !== rules) lab.setRules(h.name, rules);
+        if ((h.nftables ?? '') !== nft) lab.setNftables(h.name, nft);
+        if (changed) await lab.refreshTrace(h.name);
       }
       const script = lab.spec.hosts
         .map(() => 'ip netns exec "$1" conntrack -F 2>/dev/null && shift')
@@ -240,5 +267,22 @@ export function randomisedSourcePort(
       const line = rules.filter((l) => l.startsWith(`-A ${m[1]} `))[Number(m[2]) - 1] ?? '';
       return /-j (MASQUERADE|SNAT)\b.*--random-fully/.test(line);
     });
+  });
+}
+
+/**
+ * The same for kube-proxy's nftables table (`masquerade fully-random` in its masquerading chain),
+ * read off the engine's run: the kernel's trace of a lab that reads `nft monitor trace` is in nft
+ * notation, which randomisedSourcePort does not read (iptables rules with --random-fully in such a
+ * lab count too). Only hosts whose loaded rules have such a rule count, so the exemption never
+ * outgrows what the kernel was given.
+ */
+export function nftRandomisedSourcePort(spec: NetworkSpec, events: readonly TraceEvent[]): boolean {
+  const random = /fully-random|--random-fully/;
+  return events.some((e) => {
+    if (e.type !== 'rule' || (e.target !== 'MASQUERADE' && e.target !== 'SNAT')) return false;
+    if (e.packetId !== 1 || !random.test(e.text)) return false;
+    const h = spec.hosts.find((x) => x.name === e.host);
+    return random.test(`${h?.nftables ?? ''}\n${h?.rules ?? ''}`);
   });
 }

@@ -1,7 +1,8 @@
 /**
  * Every scenario in scenarios/*.yaml on the real kernel: each variant's cluster (nodes, pods,
- * clients, routers, L2 segments, VIPs on their holder) built as namespaces, kube-proxy's
- * generated rules loaded into each node with iptables-restore, and every probe sent for real.
+ * clients, routers, L2 segments, VIPs on their holder) built as namespaces in every kube-proxy
+ * mode the scenario lists, kube-proxy's generated rules loaded into each node (iptables-restore in
+ * iptables mode, `nft -f` of its kube-proxy table in nftables mode), and every probe sent for real.
  * The real outcome must equal the scenario's `expect` (checked by the same outcomeDiff as the
  * engine's table test, src/cluster/scenarios.test.ts) and the engine's prediction: outcome,
  * answering host and process, source address and port seen, errno, and the rule sequence of
@@ -13,8 +14,11 @@
  *   answer must be one the engine enumerates and a nonzero share of the scenario's `split`.
  * - ECMP: the router hashes the flow's addresses, so one client always takes the same next hop;
  *   only endpoints behind that hop can show up (ecmpKey).
- * - MASQUERADE --random-fully draws the source port at random: the port is compared only where
- *   no such rule was on the path (randomisedSourcePort); the address always is.
+ * - MASQUERADE --random-fully (nftables: masquerade fully-random) draws the source port at
+ *   random: the port is compared only where no such rule was on the path (randomisedSourcePort,
+ *   nftRandomisedSourcePort); the address always is.
+ * - nftables mode: the lab reads `nft -a monitor trace` instead of xtables-monitor, so the rule
+ *   sequences compared are those of every table on the node, kube-proxy's by nft handle.
  * - ICMP errors are rate-limited per peer (and share that clock with redirects): no scenario
  *   probe is refused by an ICMP error today (their refusals are TCP resets), so none is exempt;
  *   a new one that trips over the limit fails rather than passes.
@@ -26,11 +30,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outcomeDiff } from '../cluster/expect.ts';
 import type { ProbeDef } from '../cluster/scenario.ts';
-import type { Outcome } from '../engine/index.ts';
+import type { NetworkSpec, Outcome } from '../engine/index.ts';
 import type { BuiltCluster } from '../cluster/topology.ts';
 import { comparisonText, crossCheck } from './compare.ts';
 import { expectAgreement } from './expect.ts';
-import { KernelLab } from './lab.ts';
+import { KernelLab, type LabOptions } from './lab.ts';
 import {
   LabReuse,
   ecmpKey,
@@ -38,6 +42,7 @@ import {
   kernelOutcome,
   kernelProbeOf,
   kernelSpec,
+  nftRandomisedSourcePort,
   randomisedSourcePort,
   scenarioCases,
   splitEntry,
@@ -45,6 +50,18 @@ import {
 import { describeKernel } from './support.ts';
 
 const DIR = join(import.meta.dirname, '../../scenarios');
+
+/**
+ * A cluster with nftables-mode nodes is traced with `nft -a monitor trace` (every table: kube-proxy's
+ * and the iptables-nft ones, see nft-trace.ts), on every host with rules of either kind; an
+ * iptables-only cluster with xtables-monitor, as before.
+ */
+function labOptions(spec: NetworkSpec): LabOptions {
+  const nft = spec.hosts.some((h) => (h.nftables ?? '').trim() !== '');
+  if (!nft) return {};
+  const traced = spec.hosts.filter((h) => `${h.rules ?? ''}${h.nftables ?? ''}`.trim() !== '');
+  return { monitor: 'nft', trace: traced.map((h) => h.name) };
+}
 /**
  * Upper bound on repetitions of a probe whose answer is random (statistic rules). It stops as
  * soon as two different endpoints have answered. No endpoint of the scenarios takes more than
@@ -109,7 +126,9 @@ async function proveProbe(
       expect(listener(e), `answering listener differs${why}`).toBe(listener(k));
       // The source port too, unless a MASQUERADE --random-fully on the path drew it at random
       // (then only the address can be predicted; see randomisedSourcePort).
-      if (e.kind === 'answered' && !randomisedSourcePort(lab.spec, c.traces))
+      const random =
+        randomisedSourcePort(lab.spec, c.traces) || nftRandomisedSourcePort(lab.spec, c.run.events);
+      if (e.kind === 'answered' && !random)
         expect(e.srcPortSeen, `source port seen differs${why}`).toBe(k.srcPortSeen);
       else tally.randomPorts++;
     }
@@ -137,13 +156,17 @@ for (const sc of scenarioCases(DIR)) {
     afterAll(() => labs.close());
     total.files++;
 
+    const modes = new Set(sc.variants.map((v) => v.mode));
     for (const v of sc.variants) {
-      describe(v.id ?? '(base)', () => {
+      const name = `${v.id ?? '(base)'}${modes.size > 1 ? ` [${v.mode}]` : ''}`;
+      describe(name, () => {
         let lab: KernelLab | null = null;
         const tally: Tally = { probes: 0, tries: 0, events: 0, randomPorts: 0 };
         beforeAll(async () => {
           if (v.cluster && sc.errors.length === 0 && v.errors.length === 0)
-            lab = await labs.get(kernelSpec(v.cluster), (spec) => KernelLab.start(spec));
+            lab = await labs.get(kernelSpec(v.cluster), (spec) =>
+              KernelLab.start(spec, labOptions(spec)),
+            );
         });
         afterAll(() => {
           total.variants++;
@@ -152,7 +175,7 @@ for (const sc of scenarioCases(DIR)) {
           total.events += tally.events;
           total.randomPorts += tally.randomPorts;
           lines.push(
-            `${sc.file} [${v.id ?? '(base)'}]: ${tally.probes}/${v.probes.length} probes, ${tally.tries} connections, ${tally.events} rule events, ${tally.randomPorts} random source ports`,
+            `${sc.file} [${name}]: ${tally.probes}/${v.probes.length} probes, ${tally.tries} connections, ${tally.events} rule events, ${tally.randomPorts} random source ports`,
           );
         });
 

@@ -244,8 +244,9 @@ function configureHost(ns: string, h: HostSpec): void {
   const rules = (h.rules ?? '').trim() !== '';
   setSysctls(ns, hostSysctls(h), rules ? '&& iptables-restore' : '', rules ? h.rules : undefined);
   if (h.rules6 && h.rules6.trim() !== '') nsRun(ns, 'ip6tables-restore', [], h.rules6);
-  // After iptables, as the engine assumes: at equal priorities the hook registered last runs
-  // first (src/engine/nft/hooks.ts).
+  // kube-proxy's nftables mode: its own table, loaded as kube-proxy loads it (nft -f), after
+  // iptables, as the engine assumes: at equal priorities the hook registered last runs first
+  // (src/engine/nft/hooks.ts).
   if (h.nftables && h.nftables.trim() !== '') nsRun(ns, 'nft', ['-f', '-'], h.nftables);
 }
 

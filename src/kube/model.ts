@@ -103,6 +103,11 @@ export interface ProxierConfig {
   readonly randomFully: boolean;
   /** `net.netfilter.nf_conntrack_tcp_be_liberal`; when set kube-proxy omits the INVALID drop rule. */
   readonly conntrackTCPLiberal: boolean;
+  /**
+   * The cluster's Service CIDRs (ServiceCIDR objects, either family). nftables mode drops
+   * traffic to addresses inside them that no Service holds; iptables mode does not use them.
+   */
+  readonly serviceCIDRs?: readonly string[];
 }
 
 export interface ProxierInput {

@@ -180,14 +180,20 @@ const nodeConfig: Schema = {
       type: 'object',
       additionalProperties: false,
       properties: {
+        mode: {
+          enum: ['iptables', 'nftables', 'ipvs'],
+          description:
+            'kube-proxy’s mode on these nodes: iptables (KUBE-* chains) or nftables (its own ip kube-proxy table); ipvs is not modelled yet.',
+        },
         nodePortAddresses: {
           type: 'array',
           items: { type: 'string' },
-          description: 'CIDRs (or "primary") where NodePorts answer; none: every local address.',
+          description:
+            'CIDRs (or "primary") where NodePorts answer; none: every local address (iptables mode), the primary address (nftables mode).',
         },
         localhostNodePorts: {
           type: 'boolean',
-          description: 'NodePorts on 127.0.0.1 (default true).',
+          description: 'NodePorts on 127.0.0.1 (default true; iptables mode only).',
         },
         masqueradeAll: { type: 'boolean' },
         clusterCIDR: { type: ['string', 'null'] },

@@ -8,6 +8,33 @@ import { ipOfFamily } from './addr.ts';
 import type { Protocol, ServiceModel, ServicePortModel } from '../model.ts';
 import { CHAIN_PREFIX, portProtoHash } from './hash.ts';
 
+/** The four per-service-port chain names of a proxier mode. */
+export interface ServiceChainNames {
+  readonly cluster: string;
+  readonly local: string;
+  readonly external: string;
+  readonly firewall: string;
+}
+
+/** How a mode names a service port's chains, from its namespace, name, port name and protocol. */
+export type ChainNaming = (
+  svc: ServiceModel,
+  port: ServicePortModel,
+  servicePortName: string,
+  proto: ServicePortInfo['proto'],
+) => ServiceChainNames;
+
+/** iptables mode: `KUBE-SVC-`/`KUBE-SVL-`/`KUBE-EXT-`/`KUBE-FW-` + H16(`<spn><protocol>`). */
+export const IPTABLES_NAMING: ChainNaming = (_svc, _port, spn, proto) => {
+  const hash = portProtoHash(spn, proto);
+  return {
+    cluster: CHAIN_PREFIX.cluster + hash,
+    local: CHAIN_PREFIX.local + hash,
+    external: CHAIN_PREFIX.external + hash,
+    firewall: CHAIN_PREFIX.firewall + hash,
+  };
+};
+
 type Cidr = NonNullable<ReturnType<typeof parseCidr>>;
 
 export interface ServicePortInfo {
@@ -29,12 +56,7 @@ export interface ServicePortInfo {
   readonly internalPolicyLocal: boolean;
   /** Seconds for ClientIP affinity, or null for no affinity. */
   readonly affinitySeconds: number | null;
-  readonly chains: {
-    readonly cluster: string;
-    readonly local: string;
-    readonly external: string;
-    readonly firewall: string;
-  };
+  readonly chains: ServiceChainNames;
   readonly externallyAccessible: boolean;
   readonly usesClusterEndpoints: boolean;
   readonly usesLocalEndpoints: boolean;
@@ -75,6 +97,7 @@ function sourceRangesOfFamily(texts: readonly string[], family: 4 | 6): Cidr[] {
 export function servicePortInfos(
   services: readonly ServiceModel[],
   family: 4 | 6,
+  naming: ChainNaming = IPTABLES_NAMING,
 ): ServicePortInfo[] {
   const out: ServicePortInfo[] = [];
   for (const svc of services) {
@@ -99,7 +122,6 @@ export function servicePortInfos(
     for (const port of svc.ports) {
       const name = servicePortName(svc.namespace, svc.name, port.name);
       const proto = port.protocol.toLowerCase() as ServicePortInfo['proto'];
-      const hash = portProtoHash(name, proto);
       const nodePort = port.nodePort ?? 0;
       const externallyAccessible =
         nodePort !== 0 || loadBalancerVIPs.length > 0 || externalIPs.length > 0;
@@ -119,12 +141,7 @@ export function servicePortInfos(
         internalPolicyLocal,
         affinitySeconds:
           svc.sessionAffinity.type === 'ClientIP' ? svc.sessionAffinity.timeoutSeconds : null,
-        chains: {
-          cluster: CHAIN_PREFIX.cluster + hash,
-          local: CHAIN_PREFIX.local + hash,
-          external: CHAIN_PREFIX.external + hash,
-          firewall: CHAIN_PREFIX.firewall + hash,
-        },
+        chains: naming(svc, port, name, proto),
         externallyAccessible,
         // Cluster endpoints are needed for iTP Cluster, and for short-circuiting external traffic.
         usesClusterEndpoints: !internalPolicyLocal || externallyAccessible,

@@ -1,0 +1,144 @@
+/**
+ * kube-proxy modes in scenarios: `kubeProxy.mode` (cluster-wide, per node, in a NodeConfig),
+ * `kubeProxyModes` (the modes a scenario runs in) and a probe's `byMode`. IPVS is refused where
+ * it is written; nftables-mode nodes get kube-proxy's nft table and keep their own iptables rules.
+ */
+import { describe, expect, it } from 'vitest';
+import { clusterOf } from './lab.ts';
+import { loadScenario, resolveVariant } from './scenario.ts';
+import { miniWith } from './testing/mini-scenario.ts';
+
+const errorsOf = (text: string) => {
+  const { scenario, diagnostics } = loadScenario(text);
+  const built = scenario ? clusterOf(scenario, undefined, undefined).diagnostics : [];
+  return [...diagnostics, ...built].filter((d) => d.severity === 'error');
+};
+
+const MODES = miniWith(
+  'manifests: |',
+  'kubeProxyModes: [iptables, nftables]\nmanifests: |',
+).replace(
+  '    expect: { outcome: answered }\n',
+  `    expect: { outcome: answered }
+    byMode:
+      nftables:
+        expect: { outcome: refused }
+        note: { en: Only the primary address., zh: 只在主地址上。 }
+`,
+);
+
+describe('kube-proxy modes', () => {
+  it('refuses ipvs at its place, cluster-wide and per node, with what to use instead', () => {
+    const [e] = errorsOf(
+      miniWith(
+        '  serviceCIDR: 10.96.0.0/12',
+        '  serviceCIDR: 10.96.0.0/12\n  kubeProxy: { mode: ipvs }',
+      ),
+    );
+    expect(e).toMatchObject({ line: 6, path: 'cluster.kubeProxy.mode' });
+    expect(e?.message).toContain('ipvs mode is not modelled yet');
+    expect(e?.message).toContain('use mode: iptables or mode: nftables');
+    const [n] = errorsOf(
+      miniWith(
+        '      ip: 192.168.50.39',
+        '      ip: 192.168.50.39\n      kubeProxy: { mode: ipvs }',
+      ),
+    );
+    expect(n).toMatchObject({ line: 18, path: 'cluster.nodes.1.kubeProxy.mode' });
+  });
+
+  it('refuses ipvs in a NodeConfig at its line in the manifests', () => {
+    const text = miniWith(
+      'manifests: |\n',
+      `manifests: |
+  apiVersion: lab.hookpath.io/v1
+  kind: NodeConfig
+  metadata: { name: legacy }
+  spec:
+    nodeSelector: { kubernetes.io/hostname: worker-1 }
+    kubeProxy: { mode: ipvs }
+  ---
+`,
+    );
+    const [e] = errorsOf(text);
+    expect(e).toMatchObject({ source: 'manifests', line: 6 });
+    expect(e?.message).toContain('not modelled yet');
+  });
+
+  it('refuses a byMode for a mode the scenario does not run in', () => {
+    const text = MODES.replace('kubeProxyModes: [iptables, nftables]\n', '');
+    const [e] = errorsOf(text);
+    expect(e?.path).toBe('probes.1.byMode.nftables');
+    expect(e?.message).toContain('add nftables to kubeProxyModes (now iptables)');
+  });
+
+  it('runs the first listed mode by default, and each listed mode with its own expectation', () => {
+    const { scenario } = loadScenario(MODES);
+    if (!scenario) throw new Error('scenario did not load');
+    const ipt = resolveVariant(scenario.def);
+    const nft = resolveVariant(scenario.def, undefined, 'nftables');
+    if ('error' in ipt || 'error' in nft) throw new Error('not resolved');
+    expect(ipt.mode).toBe('iptables');
+    expect(ipt.probes[1]?.expect).toEqual({ outcome: 'answered' });
+    expect(nft.cluster.kubeProxy?.mode).toBe('nftables');
+    expect(nft.probes[1]?.expect).toEqual({ outcome: 'refused' });
+    expect(nft.probes[1]?.note?.en).toBe('Only the primary address.');
+    const none = resolveVariant(scenario.def, undefined, 'ipvs' as never);
+    expect(none).toEqual({
+      error:
+        'the scenario does not run in ipvs mode; its kube-proxy modes are iptables, nftables (kubeProxyModes)',
+    });
+  });
+
+  it('gives an nftables-mode node kube-proxy’s nft table and leaves its iptables rules its own', () => {
+    const { scenario } = loadScenario(MODES);
+    if (!scenario) throw new Error('scenario did not load');
+    const c = clusterOf(scenario, undefined, undefined, 'nftables').cluster;
+    if (!c) throw new Error('no cluster');
+    expect(c.modeOf('cp-1')).toBe('nftables');
+    const nft = c.nftablesOf('cp-1') ?? '';
+    expect(nft).toContain('add table ip kube-proxy');
+    expect(nft).toContain('add element ip kube-proxy nodeport-ips { 192.168.50.38 }');
+    // The ServiceCIDR of the cluster: unallocated addresses in it are dropped.
+    expect(nft).toContain('ip daddr { 10.96.0.0/12 } drop');
+    const ipt = c.rulesOf('cp-1') ?? '';
+    expect(ipt).toContain('-A PREROUTING -p tcp --dport 22 -j ACCEPT');
+    expect(ipt).not.toContain('KUBE-');
+    // iptables mode: no nft table, kube-proxy's chains in the iptables rules.
+    const i = clusterOf(scenario, undefined, undefined, 'iptables').cluster;
+    expect(i?.nftablesOf('cp-1')).toBeUndefined();
+    expect(i?.rulesOf('cp-1')).toContain('KUBE-SERVICES');
+  });
+
+  it('keeps a node’s own mode when the scenario switches the cluster’s', () => {
+    const mixed = MODES.replace(
+      '      ip: 192.168.50.39',
+      '      ip: 192.168.50.39\n      kubeProxy: { mode: iptables }',
+    );
+    const { scenario } = loadScenario(mixed);
+    if (!scenario) throw new Error('scenario did not load');
+    const c = clusterOf(scenario, undefined, undefined, 'nftables').cluster;
+    expect(c?.modeOf('cp-1')).toBe('nftables');
+    expect(c?.modeOf('worker-1')).toBe('iptables');
+  });
+
+  it('switches a node’s mode from a NodeConfig', () => {
+    const text = MODES.replace(
+      'manifests: |\n',
+      `manifests: |
+  apiVersion: lab.hookpath.io/v1
+  kind: NodeConfig
+  metadata: { name: nft-workers }
+  spec:
+    nodeSelector: { kubernetes.io/hostname: worker-1 }
+    kubeProxy: { mode: nftables }
+  ---
+`,
+    );
+    const { scenario } = loadScenario(text);
+    if (!scenario) throw new Error('scenario did not load');
+    const c = clusterOf(scenario, undefined, undefined, 'iptables').cluster;
+    expect(c?.modeOf('cp-1')).toBe('iptables');
+    expect(c?.modeOf('worker-1')).toBe('nftables');
+  });
+});
