@@ -13,6 +13,7 @@ import {
   type NetworkSpec,
   type RouteSpec,
 } from '../engine/index.ts';
+import { renderFelix, type FelixWorkload } from '../kube/calico/index.ts';
 import { generateIptablesRules } from '../kube/proxier/index.ts';
 import { deriveSettings } from '../kube/proxier/config.ts';
 import {
@@ -190,6 +191,17 @@ export function buildClusterFromModel(
   ]);
   const lanMembers: { host: string; iface: string }[] = [];
   const router = spec.routers?.[0];
+  // Felix runs (and programs its chains on every node) when the manifests hold Calico resources.
+  const calico = model.calico;
+  const felix = calico && (calico.hostEndpoints.length > 0 || calico.policies.length > 0);
+  const workloadOf = (pod: PodModel): FelixWorkload => ({
+    iface: vethName(`${pod.namespace}/${pod.name}`),
+    ip: pod.ip as string,
+    namespace: pod.namespace,
+    serviceAccount: 'default',
+    labels: pod.labels,
+  });
+  const allWorkloads = felix ? model.pods.filter((p) => p.node && p.ip).map(workloadOf) : [];
 
   spec.nodes.forEach((node, i) => {
     const info = settings.nodes[i] as NodeInfo;
@@ -225,17 +237,33 @@ export function buildClusterFromModel(
       links.push({ a: node.name, aIf: veth, b: host, bIf: 'eth0', segment: `veth:${host}` });
     }
     const cfg = proxierConfig(spec, node, [node.ip, ...vipsHere]);
+    // Felix's chains (its jumps inserted at the top of the built-in chains, as Felix's insert
+    // mode does) and the IP sets they match on.
+    const felixOut =
+      felix && calico
+        ? renderFelix({
+            node: {
+              name: node.name,
+              ips: [node.ip, ...vipsHere],
+              interfaces: [{ name: 'eth0', ips: [node.ip, ...vipsHere] }],
+              workloads: pods.filter((p) => p.ip).map(workloadOf),
+            },
+            calico,
+            allWorkloads,
+            // Calico's default IPv4 pool: the cluster CIDR, natOutgoing: true.
+            ipPools: [{ cidr: spec.clusterCIDR ?? DEFAULT_CLUSTER_CIDR, natOutgoing: true }],
+          })
+        : null;
     // kube-proxy's rules are generated when a packet first reaches the node (large clusters).
-    ruleMakers.set(node.name, () =>
-      mergeIptablesSave(
-        generateIptablesRules({
-          services: model.services,
-          endpointSlices: model.endpointSlices,
-          config: cfg,
-        }),
-        node.rules ?? '',
-      ),
-    );
+    ruleMakers.set(node.name, () => {
+      const kube = generateIptablesRules({
+        services: model.services,
+        endpointSlices: model.endpointSlices,
+        config: cfg,
+      });
+      const withFelix = felixOut ? mergeIptablesSave(kube, felixOut.rules) : kube;
+      return mergeIptablesSave(withFelix, node.rules ?? '');
+    });
     if (node.rules?.trim()) {
       for (const d of parseRuleset(node.rules).diagnostics) {
         if (d.severity === 'error')
@@ -290,6 +318,9 @@ export function buildClusterFromModel(
         rpFilter: node.sysctls?.rpFilter ?? 0,
       },
       listeners,
+      ...(felixOut
+        ? { ipsets: felixOut.ipsets.map((x) => ({ ...x, entries: [...x.entries] })) }
+        : {}),
       lazyRules: () => rulesOf(node.name) ?? '',
     });
     lanMembers.push({ host: node.name, iface: 'eth0' });

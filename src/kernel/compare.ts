@@ -67,8 +67,12 @@ export function selectPackets(
   const ours = (b: KernelBlock) =>
     b.fields.DPORT === sport ||
     (sentTo.has(b.fields.SPORT) && !earlierPorts.has(Number(b.fields.DPORT)));
+  // ip_forward sends an ICMP redirect (a packet leaving by the interface it came in on, to an
+  // on-link sender) before the FORWARD hook: such an ICMP packet precedes the first packet's
+  // last pass on this host, while an ICMP error answering it (REJECT, no route) follows it.
+  const lastFirst = first.reduce((m, b) => Math.max(m, b.line), -1);
   const isReply = (b: KernelBlock) =>
-    isIcmpError(b) ||
+    (isIcmpError(b) && b.line > lastFirst) ||
     (ours(b) &&
       (probe.proto === 'tcp'
         ? isTcp(b) && (b.flags.has('RST') || (b.flags.has('SYN') && b.flags.has('ACK')))
