@@ -27,7 +27,7 @@ function spec(routeLocalnet: boolean, loAddress: boolean): NetworkSpec {
         interfaces: [
           {
             name: 'eth0',
-            addresses: ['10.0.0.5/24', '192.168.10.11/24'],
+            addresses: ['10.0.0.5/24 scope link', '192.168.10.11/24'],
             segment: 'lan',
           },
           { name: 'cali1', addresses: [], kind: 'veth', segment: 'veth:pod', proxyArp: true },

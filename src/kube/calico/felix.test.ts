@@ -155,6 +155,26 @@ describe('Felix rendering', () => {
     expect(r.rules).toContain('-A cali-pri-kns.default');
   });
 
+  it('a host endpoint on * is every interface: the dispatch chains end in its chains', () => {
+    const base = input([policy({ preDNAT: true, applyOnForward: true })]);
+    const hep = base.calico.hostEndpoints[0];
+    const r = renderFelix({
+      ...base,
+      calico: { ...base.calico, hostEndpoints: hep ? [{ ...hep, interfaceName: '*' }] : [] },
+    });
+    const mangle = table(r.rules, 'mangle');
+    const to = mangle.filter((l) => l.startsWith('-A cali-to-host-endpoint '));
+    expect(to.map((l) => l.replace(/.*"cali:[^"]+" /, ''))).toEqual([
+      '-m comment --comment "Skip egress WHEP policy for traffic to local workload" --out-interface cali+ --jump RETURN',
+      '--goto cali-th-any-interface-at-all',
+    ]);
+    expect(mangle).toContain(':cali-fh-any-interface-at-all - -');
+    // In filter, applyOnForward dispatch: no skip rule, and the forward chains are hashed names.
+    const filter = table(r.rules, 'filter');
+    expect(filter.filter((l) => l.startsWith('-A cali-to-host-endpoint ')).length).toBe(1);
+    expect(filter.some((l) => /--goto cali-thfw-_[\w-]{17}$/.test(l))).toBe(true);
+  });
+
   it('several source nets are ORed through the scratch mark bits (matchBlockBuilder)', () => {
     const r = renderFelix(
       input([
