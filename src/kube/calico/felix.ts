@@ -373,19 +373,23 @@ export function renderFelix(input: FelixInput): FelixOutput {
   }
   policyChains.push(...usedGroups.map(groupChain));
   for (const t of [raw, mangle, filter]) t.push(...policyChains);
+  // Profiles: both directions in filter, the outbound one in mangle too (its cali-th-* chains
+  // use it), as policy_mgr.go's profile update does.
   for (const name of [...usedProfiles].sort()) {
     const pr = profileRules(name);
     if (!pr) continue;
+    const outbound = {
+      name: profileChainName('out', name),
+      rules: rulesToIptables(pr.egress, `Profile ${name} egress`),
+    };
     filter.push(
       {
         name: profileChainName('in', name),
         rules: rulesToIptables(pr.ingress, `Profile ${name} ingress`),
       },
-      {
-        name: profileChainName('out', name),
-        rules: rulesToIptables(pr.egress, `Profile ${name} egress`),
-      },
+      outbound,
     );
+    mangle.push(outbound);
   }
 
   const jump = (c: string): FRule => ({ action: A.jump(c) });
