@@ -97,7 +97,8 @@ export async function startListeners(topo: Topology, host: HostSpec): Promise<Li
     `${AGENT_DIR}listener.mjs`,
     JSON.stringify(specs),
   ]);
-  const r = await p.waitFor((l) => l.startsWith('{'), 0, 10000);
+  // Generous: on a loaded machine a dozen Node start-ups in parallel take more than 10 s.
+  const r = await p.waitFor((l) => l.startsWith('{'), 0, 30000);
   if (!r || !r.line.includes('"ready"')) {
     p.stop();
     throw new Error(`listeners on ${host.name} did not start: ${r?.line ?? p.stderr}`);
