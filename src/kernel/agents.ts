@@ -167,7 +167,8 @@ export class ProbeAgent {
 
   /** Sends a marker datagram the trace monitor of this namespace can recognise. */
   async mark(port: number): Promise<void> {
-    await this.request({ op: 'mark', port }, 5000);
+    // The first request waits for the agent's Node start-up, slow on a loaded machine.
+    await this.request({ op: 'mark', port }, 30000);
   }
 
   stop(): void {
