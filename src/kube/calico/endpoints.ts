@@ -5,7 +5,7 @@
  * buildSingleDispatchChainTree), projectcalico/calico 87c15906f20c4ca1fda55af92295e7678b0cc0b2.
  */
 import { sha3_224 } from '@noble/hashes/sha3.js';
-import { lengthLimitedId } from './hash.ts';
+import { b64url, lengthLimitedId } from './hash.ts';
 import { A, M, type FChain, type FRule } from './iptables.ts';
 import { MARKS } from './marks.ts';
 import { policyChainName, profileChainName } from './policy.ts';
@@ -28,12 +28,6 @@ export type ChainType = 'normal' | 'untracked' | 'preDNAT' | 'forward';
 
 /** MaxPolicyGroupUIDLength: 28 - len("cali-gi-"). */
 const GROUP_UID_LENGTH = 20;
-
-function b64url(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
 
 /** PolicyGroup.UniqueID: SHA3-224 of selector, direction, count and each PolicyID.String(). */
 export function groupChainName(g: PolicyGroup): string {

@@ -13,6 +13,7 @@ import { A, renderChain, type FChain, type FRule } from './iptables.ts';
 import {
   ALL_INTERFACES,
   endpointChain,
+  type EndpointChainSpec,
   groupChain,
   hostDispatch,
   dispatchTree,
@@ -166,179 +167,152 @@ function activeHostEndpoints(input: FelixInput): HepActive[] {
   return [...out.values()];
 }
 
-export function renderFelix(input: FelixInput): FelixOutput {
-  const policies = ordered(input.calico.policies);
-  const applying = (labels: Readonly<Record<string, string>>) =>
-    policies.filter((p) => matches(p.selector, labels));
-  const raw: FChain[] = [...staticRawChains()];
-  const mangle: FChain[] = [...staticMangleChains()];
-  const filter: FChain[] = [...staticFilterChains()];
-  const nat: FChain[] = [...staticNatChains(input.ipPools.some((p) => p.natOutgoing))];
-  const usedPolicies = new Set<string>();
-  const usedGroups: PolicyGroup[] = [];
-  const usedProfiles = new Set<string>();
-  const note = (tiers: readonly Tier[]) => {
-    for (const t of tiers)
-      for (const g of [...t.ingress, ...t.egress]) {
-        g.policies.forEach((p) => usedPolicies.add(p));
-        if (g.policies.length > 1) usedGroups.push(g);
-      }
-  };
-  const chain = (
-    iface: string,
-    tiers: readonly Tier[],
-    profiles: readonly string[],
-    direction: 'in' | 'out',
-    prefix: string,
-    failsafe: string | null,
-    type: ChainType,
-    allow: string,
-    allowEncap = true,
-  ) => {
-    note(tiers);
-    if (type === 'normal') profiles.forEach((p) => usedProfiles.add(p));
-    return endpointChain({
-      tiers,
-      profiles,
-      iface,
-      direction,
-      prefix,
-      failsafe,
-      type,
-      allow,
-      allowEncap,
-    });
-  };
+/** The chains of each table so far, and which policies, groups and profiles they jump to. */
+interface Acc {
+  readonly input: FelixInput;
+  readonly policies: readonly GlobalNetworkPolicyModel[];
+  readonly raw: FChain[];
+  readonly mangle: FChain[];
+  readonly filter: FChain[];
+  readonly usedPolicies: Set<string>;
+  readonly usedGroups: PolicyGroup[];
+  readonly usedProfiles: Set<string>;
+}
 
-  // Host endpoints.
-  const heps = activeHostEndpoints(input);
+/** An endpoint chain (endpointIptablesChain), noting the policies and profiles it uses. */
+function chainOf(acc: Acc, spec: EndpointChainSpec): FChain {
+  for (const t of spec.tiers)
+    for (const g of [...t.ingress, ...t.egress]) {
+      g.policies.forEach((p) => acc.usedPolicies.add(p));
+      if (g.policies.length > 1) acc.usedGroups.push(g);
+    }
+  if (spec.type === 'normal') spec.profiles.forEach((p) => acc.usedProfiles.add(p));
+  return endpointChain(spec);
+}
+
+const applying = (acc: Acc, labels: Readonly<Record<string, string>>) =>
+  acc.policies.filter((p) => matches(p.selector, labels));
+
+/**
+ * Host endpoints (endpoint_mgr.go updateHostEndpoints): filter and mangle chains for normal and
+ * forward tiers, mangle ingress chains where pre-DNAT policy applies, raw chains where untracked
+ * policy does, and the dispatch chains of each table.
+ */
+function hostEndpointChains(acc: Acc): void {
+  const heps = activeHostEndpoints(acc.input);
   const untrackedIfaces: string[] = [];
   const preDnatIfaces: string[] = [];
+  const both = { in: true, out: true };
   for (const h of heps) {
-    const ps = applying(h.labels);
-    const untracked = ps.filter((p) => p.doNotTrack);
-    const preDnat = ps.filter((p) => p.preDNAT && !p.doNotTrack);
+    const ps = applying(acc, h.labels);
     const normal = ps.filter((p) => !p.preDNAT && !p.doNotTrack);
-    const forward = normal.filter((p) => p.applyOnForward);
-    const both = { in: true, out: true };
     const normalTiers = tierOf(normal, 'Deny', both);
-    const forwardTiers = tierOf(forward, 'Deny', both);
-    filter.push(
-      chain(
-        h.iface,
-        normalTiers,
-        h.profiles,
-        'out',
-        'cali-th-',
-        'cali-failsafe-out',
-        'normal',
-        A.accept,
-      ),
-      chain(
-        h.iface,
-        normalTiers,
-        h.profiles,
-        'in',
-        'cali-fh-',
-        'cali-failsafe-in',
-        'normal',
-        A.accept,
-      ),
-      chain(h.iface, forwardTiers, h.profiles, 'out', 'cali-thfw-', null, 'forward', A.accept),
-      chain(h.iface, forwardTiers, h.profiles, 'in', 'cali-fhfw-', null, 'forward', A.accept),
+    const forwardTiers = tierOf(
+      normal.filter((p) => p.applyOnForward),
+      'Deny',
+      both,
     );
-    mangle.push(
-      chain(
-        h.iface,
-        normalTiers,
-        h.profiles,
-        'out',
-        'cali-th-',
-        'cali-failsafe-out',
-        'normal',
-        A.ret,
-      ),
+    const c = (
+      tiers: readonly Tier[],
+      direction: 'in' | 'out',
+      prefix: string,
+      type: ChainType,
+      allow: string,
+    ) =>
+      chainOf(acc, {
+        tiers,
+        profiles: type === 'normal' || type === 'forward' ? h.profiles : [],
+        iface: h.iface,
+        direction,
+        prefix,
+        failsafe:
+          type === 'forward' ? null : direction === 'in' ? 'cali-failsafe-in' : 'cali-failsafe-out',
+        type,
+        allow,
+        allowEncap: true,
+      });
+    acc.filter.push(
+      c(normalTiers, 'out', 'cali-th-', 'normal', A.accept),
+      c(normalTiers, 'in', 'cali-fh-', 'normal', A.accept),
+      c(forwardTiers, 'out', 'cali-thfw-', 'forward', A.accept),
+      c(forwardTiers, 'in', 'cali-fhfw-', 'forward', A.accept),
     );
+    acc.mangle.push(c(normalTiers, 'out', 'cali-th-', 'normal', A.ret));
     // Untracked and pre-DNAT tiers pass to the normal tiers by default.
-    const preTiers = tierOf(preDnat, 'Pass', { in: true, out: false });
+    const preTiers = tierOf(
+      ps.filter((p) => p.preDNAT && !p.doNotTrack),
+      'Pass',
+      { in: true, out: false },
+    );
     if (preTiers.length) {
       preDnatIfaces.push(h.iface);
-      mangle.push(
-        chain(h.iface, preTiers, [], 'in', 'cali-fh-', 'cali-failsafe-in', 'preDNAT', A.accept),
-      );
+      acc.mangle.push(c(preTiers, 'in', 'cali-fh-', 'preDNAT', A.accept));
     }
-    const rawTiers = tierOf(untracked, 'Pass', both);
+    const rawTiers = tierOf(
+      ps.filter((p) => p.doNotTrack),
+      'Pass',
+      both,
+    );
     // endpoint_mgr: doNotTrack policy on a `*` host endpoint is not supported; Felix ignores it.
     if (rawTiers.length && h.iface !== ALL_INTERFACES) {
       untrackedIfaces.push(h.iface);
-      raw.push(
-        chain(h.iface, rawTiers, [], 'out', 'cali-th-', 'cali-failsafe-out', 'untracked', A.accept),
-        chain(h.iface, rawTiers, [], 'in', 'cali-fh-', 'cali-failsafe-in', 'untracked', A.accept),
+      acc.raw.push(
+        c(rawTiers, 'out', 'cali-th-', 'untracked', A.accept),
+        c(rawTiers, 'in', 'cali-fh-', 'untracked', A.accept),
       );
     }
   }
   const named = (list: readonly string[]) => list.filter((i) => i !== ALL_INTERFACES);
   const dflt = (list: readonly string[]) => (list.includes(ALL_INTERFACES) ? ALL_INTERFACES : null);
-  const hepIfaces = heps.map((h) => h.iface);
-  raw.push(
+  const all = heps.map((h) => h.iface);
+  const fromTo = {
+    from: ['cali-from-host-endpoint', 'cali-fh-'] as [string, string],
+    to: ['cali-to-host-endpoint', 'cali-th-'] as [string, string],
+  };
+  acc.raw.push(...hostDispatch(untrackedIfaces, null, fromTo, false));
+  acc.filter.push(
+    ...hostDispatch(named(all), dflt(all), fromTo, true),
     ...hostDispatch(
-      untrackedIfaces,
-      null,
-      {
-        from: ['cali-from-host-endpoint', 'cali-fh-'],
-        to: ['cali-to-host-endpoint', 'cali-th-'],
-      },
-      false,
-    ),
-  );
-  filter.push(
-    ...hostDispatch(
-      named(hepIfaces),
-      dflt(hepIfaces),
-      {
-        from: ['cali-from-host-endpoint', 'cali-fh-'],
-        to: ['cali-to-host-endpoint', 'cali-th-'],
-      },
-      true,
-    ),
-    ...hostDispatch(
-      named(hepIfaces),
-      dflt(hepIfaces),
-      {
-        from: ['cali-from-hep-forward', 'cali-fhfw-'],
-        to: ['cali-to-hep-forward', 'cali-thfw-'],
-      },
+      named(all),
+      dflt(all),
+      { from: ['cali-from-hep-forward', 'cali-fhfw-'], to: ['cali-to-hep-forward', 'cali-thfw-'] },
       true,
     ),
   );
-  mangle.push(
-    ...hostDispatch(
-      named(preDnatIfaces),
-      dflt(preDnatIfaces),
-      { from: ['cali-from-host-endpoint', 'cali-fh-'] },
-      false,
-    ),
-    ...hostDispatch(
-      named(hepIfaces),
-      dflt(hepIfaces),
-      { to: ['cali-to-host-endpoint', 'cali-th-'] },
-      false,
-    ),
+  acc.mangle.push(
+    ...hostDispatch(named(preDnatIfaces), dflt(preDnatIfaces), { from: fromTo.from }, false),
+    ...hostDispatch(named(all), dflt(all), { to: fromTo.to }, false),
   );
+}
 
-  // Workload endpoints: only normal policies apply to them.
-  const unknown: FRule[] = [{ action: A.drop, comment: ['Unknown interface'] }];
-  for (const w of input.node.workloads) {
-    const ps = applying(workloadLabels(w)).filter((p) => !p.preDNAT && !p.doNotTrack);
+/** Workload endpoints: tw/fw chains (only normal policies apply to them) and their dispatch. */
+function workloadChains(acc: Acc): void {
+  for (const w of acc.input.node.workloads) {
+    const ps = applying(acc, workloadLabels(w)).filter((p) => !p.preDNAT && !p.doNotTrack);
     const tiers = tierOf(ps, 'Deny', { in: true, out: true });
     const profiles = [`kns.${w.namespace}`, `ksa.${w.namespace}.${w.serviceAccount}`];
-    filter.push(
-      chain(w.iface, tiers, profiles, 'in', 'cali-tw-', null, 'normal', A.accept),
-      chain(w.iface, tiers, profiles, 'out', 'cali-fw-', null, 'normal', A.accept, false),
+    const base = { tiers, profiles, iface: w.iface, failsafe: null, type: 'normal' as const };
+    acc.filter.push(
+      chainOf(acc, {
+        ...base,
+        direction: 'in',
+        prefix: 'cali-tw-',
+        allow: A.accept,
+        allowEncap: true,
+      }),
+      // AllowVXLANPacketsFromWorkloads and AllowIPIPPacketsFromWorkloads default to false.
+      chainOf(acc, {
+        ...base,
+        direction: 'out',
+        prefix: 'cali-fw-',
+        allow: A.accept,
+        allowEncap: false,
+      }),
     );
   }
-  const wl = input.node.workloads.map((w) => w.iface);
-  filter.push(
+  const wl = acc.input.node.workloads.map((w) => w.iface);
+  const unknown: FRule[] = [{ action: A.drop, comment: ['Unknown interface'] }];
+  acc.filter.push(
     ...dispatchTree(
       'cali-from-wl-dispatch',
       wl,
@@ -354,12 +328,16 @@ export function renderFelix(input: FelixInput): FelixOutput {
       unknown,
     ),
   );
+}
 
-  // Policy, group and profile chains, offered to every table (policy_mgr.go); only those a
-  // table reaches are programmed.
+/**
+ * Policy and group chains, offered to every table (policy_mgr.go: only those a table reaches
+ * are programmed); profiles in filter, their outbound chain in mangle too (its cali-th-* use it).
+ */
+function policyAndProfileChains(acc: Acc): void {
   const policyChains: FChain[] = [];
-  for (const p of policies) {
-    if (!usedPolicies.has(p.name)) continue;
+  for (const p of acc.policies) {
+    if (!acc.usedPolicies.has(p.name)) continue;
     policyChains.push(
       {
         name: policyChainName('in', p.name),
@@ -371,44 +349,58 @@ export function renderFelix(input: FelixInput): FelixOutput {
       },
     );
   }
-  policyChains.push(...usedGroups.map(groupChain));
-  for (const t of [raw, mangle, filter]) t.push(...policyChains);
-  // Profiles: both directions in filter, the outbound one in mangle too (its cali-th-* chains
-  // use it), as policy_mgr.go's profile update does.
-  for (const name of [...usedProfiles].sort()) {
+  policyChains.push(...acc.usedGroups.map(groupChain));
+  for (const t of [acc.raw, acc.mangle, acc.filter]) t.push(...policyChains);
+  for (const name of [...acc.usedProfiles].sort()) {
     const pr = profileRules(name);
     if (!pr) continue;
     const outbound = {
       name: profileChainName('out', name),
       rules: rulesToIptables(pr.egress, `Profile ${name} egress`),
     };
-    filter.push(
+    acc.filter.push(
       {
         name: profileChainName('in', name),
         rules: rulesToIptables(pr.ingress, `Profile ${name} ingress`),
       },
       outbound,
     );
-    mangle.push(outbound);
+    acc.mangle.push(outbound);
   }
+}
 
+export function renderFelix(input: FelixInput): FelixOutput {
+  const acc: Acc = {
+    input,
+    policies: ordered(input.calico.policies),
+    raw: [...staticRawChains()],
+    mangle: [...staticMangleChains()],
+    filter: [...staticFilterChains()],
+    usedPolicies: new Set(),
+    usedGroups: [],
+    usedProfiles: new Set(),
+  };
+  hostEndpointChains(acc);
+  workloadChains(acc);
+  policyAndProfileChains(acc);
+  const nat = staticNatChains(input.ipPools.some((p) => p.natOutgoing));
   const jump = (c: string): FRule => ({ action: A.jump(c) });
   const tables: TableOut[] = [
     {
       name: 'raw',
-      chains: raw,
+      chains: acc.raw,
       inserts: { PREROUTING: [jump('cali-PREROUTING')], OUTPUT: [jump('cali-OUTPUT')] },
       appends: {},
     },
     {
       name: 'mangle',
-      chains: mangle,
+      chains: acc.mangle,
       inserts: { PREROUTING: [jump('cali-PREROUTING')], POSTROUTING: [jump('cali-POSTROUTING')] },
       appends: {},
     },
     {
       name: 'filter',
-      chains: filter,
+      chains: acc.filter,
       inserts: {
         INPUT: [jump('cali-INPUT')],
         FORWARD: [jump('cali-FORWARD')],
@@ -424,7 +416,7 @@ export function renderFelix(input: FelixInput): FelixOutput {
     },
   ];
   const text = tables.map(renderTable).join('');
-  return { rules: text, ipsets: ipsetsFor(text, input, policies) };
+  return { rules: text, ipsets: ipsetsFor(text, input, acc.policies) };
 }
 
 interface TableOut {

@@ -3,7 +3,8 @@ import { sha224, sha256 } from '@noble/hashes/sha2.js';
 
 const enc = new TextEncoder();
 
-function b64url(bytes: Uint8Array): string {
+/** base64.RawURLEncoding. */
+export function b64url(bytes: Uint8Array): string {
   let s = '';
   for (const b of bytes) s += String.fromCharCode(b);
   return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
