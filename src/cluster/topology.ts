@@ -13,6 +13,7 @@ import {
   type NetworkSpec,
   type RouteSpec,
 } from '../engine/index.ts';
+import { renderFelix, type FelixWorkload } from '../kube/calico/index.ts';
 import { generateIptablesRules } from '../kube/proxier/index.ts';
 import { deriveSettings } from '../kube/proxier/config.ts';
 import { generateNftablesRules, nftablesConfig } from '../kube/nftables/index.ts';
@@ -219,6 +220,17 @@ export function buildClusterFromModel(
   ]);
   const lanMembers: { host: string; iface: string }[] = [];
   const router = spec.routers?.[0];
+  // Felix runs (and programs its chains on every node) when the manifests hold Calico resources.
+  const calico = model.calico;
+  const felix = calico && (calico.hostEndpoints.length > 0 || calico.policies.length > 0);
+  const workloadOf = (pod: PodModel): FelixWorkload => ({
+    iface: vethName(`${pod.namespace}/${pod.name}`),
+    ip: pod.ip as string,
+    namespace: pod.namespace,
+    serviceAccount: 'default',
+    labels: pod.labels,
+  });
+  const allWorkloads = felix ? model.pods.filter((p) => p.node && p.ip).map(workloadOf) : [];
 
   spec.nodes.forEach((node, i) => {
     const info = settings.nodes[i] as NodeInfo;
@@ -263,15 +275,34 @@ export function buildClusterFromModel(
       endpointSlices: model.endpointSlices,
       config: cfg,
     };
+    // Felix's chains (its jumps inserted at the top of the built-in chains, as Felix's insert
+    // mode does) and the IP sets they match on.
+    const felixOut =
+      felix && calico
+        ? renderFelix({
+            node: {
+              name: node.name,
+              ips: [node.ip, ...vipsHere],
+              interfaces: [{ name: 'eth0', ips: [node.ip, ...vipsHere] }],
+              workloads: pods.filter((p) => p.ip).map(workloadOf),
+            },
+            calico,
+            allWorkloads,
+            // Calico's default IPv4 pool: the cluster CIDR, natOutgoing: true.
+            ipPools: [{ cidr: spec.clusterCIDR ?? DEFAULT_CLUSTER_CIDR, natOutgoing: true }],
+          })
+        : null;
+    /** The iptables rules beside kube-proxy's: Felix's, then the node's own extra rules. */
+    const withHostRules = (kube: string): string => {
+      const withFelix = felixOut ? mergeIptablesSave(kube, felixOut.rules) : kube;
+      return withFelix ? mergeIptablesSave(withFelix, node.rules ?? '') : (node.rules ?? '');
+    };
     // kube-proxy's rules are generated when a packet first reaches the node (large clusters).
     if (mode === 'nftables') {
-      // Its own table; the host's iptables rules (a firewall) stay beside it, untouched.
-      ruleMakers.set(node.name, () => node.rules ?? '');
+      // Its own table; the host's iptables rules (Felix, a firewall) stay beside it, untouched.
+      ruleMakers.set(node.name, () => withHostRules(''));
       nftMakers.set(node.name, () => generateNftablesRules(proxierInput));
-    } else
-      ruleMakers.set(node.name, () =>
-        mergeIptablesSave(generateIptablesRules(proxierInput), node.rules ?? ''),
-      );
+    } else ruleMakers.set(node.name, () => withHostRules(generateIptablesRules(proxierInput)));
     if (node.rules?.trim()) {
       for (const d of parseRuleset(node.rules).diagnostics) {
         if (d.severity === 'error')
@@ -326,6 +357,9 @@ export function buildClusterFromModel(
         rpFilter: node.sysctls?.rpFilter ?? 0,
       },
       listeners,
+      ...(felixOut
+        ? { ipsets: felixOut.ipsets.map((x) => ({ ...x, entries: [...x.entries] })) }
+        : {}),
       lazyRules: () => rulesOf(node.name) ?? '',
       // Lazily, like lazyRules: a big cluster generates it only for the nodes a packet reaches.
       ...(mode === 'nftables' ? { lazyNftables: () => nftablesOf(node.name) ?? '' } : {}),

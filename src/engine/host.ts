@@ -45,7 +45,10 @@ export interface HostSpec {
 
 export interface InterfaceSpec {
   readonly name: string;
-  /** `192.168.50.38/24`, `192.168.50.100/32` (a VIP), ... */
+  /**
+   * `192.168.50.38/24`, `192.168.50.100/32` (a VIP), ...; `10.0.0.1/24 scope link` sets the
+   * address scope as `ip addr add ... scope link` does (default: host for 127/8, else global).
+   */
   readonly addresses: readonly string[];
   readonly kind?: InterfaceKind;
   /** The L2 segment (LAN, or a veth pair) this interface is plugged into. */
@@ -101,10 +104,26 @@ export interface IpsetSpec {
   readonly entries: readonly string[];
 }
 
+/**
+ * An interface address as the kernel keeps it (struct in_ifaddr): its scope (RT_SCOPE_UNIVERSE,
+ * LINK, HOST) and whether it is secondary (IFA_F_SECONDARY: a later address in the same subnet,
+ * with the same prefix length, as an earlier one; __inet_insert_ifa in net/ipv4/devinet.c).
+ */
+export interface HostAddr extends IfAddr {
+  readonly scope: AddrScope;
+  readonly secondary: boolean;
+}
+
+/** rtm_scope of an address or route: global (RT_SCOPE_UNIVERSE, 0) < link (253) < host (254). */
+export type AddrScope = 'global' | 'link' | 'host';
+
+const SCOPE_RANK: Readonly<Record<AddrScope, number>> = { global: 0, link: 253, host: 254 };
+
 export interface Iface {
   readonly name: string;
   readonly kind: InterfaceKind;
-  readonly addrs: readonly IfAddr[];
+  /** In the kernel's list order: primaries (in the order added), then secondaries. */
+  readonly addrs: readonly HostAddr[];
   readonly segment: string | null;
 }
 
@@ -115,6 +134,11 @@ export interface Route {
   readonly src: string | null;
   readonly metric: number;
   readonly type: 'unicast' | 'blackhole' | 'unreachable' | 'prohibit' | 'local';
+  /**
+   * fib_scope: link for routes without a gateway (connected, `dev` only: iproute2's default),
+   * global for routes via a gateway. The source of a route without `src` is picked in this scope.
+   */
+  readonly scope: AddrScope;
   readonly nexthops: readonly { via: string; dev: string | null; weight: number }[];
   /** `ip route` style text, for traces. */
   readonly text: string;
@@ -166,25 +190,25 @@ export function buildHostConfig(spec: HostSpec): {
     kind: 'loopback',
     // Linux gives lo both loopback addresses.
     addrs: [
-      { ip: '127.0.0.1', prefix: 8, family: 4 },
-      { ip: '::1', prefix: 128, family: 6 },
+      { ip: '127.0.0.1', prefix: 8, family: 4, scope: 'host', secondary: false },
+      { ip: '::1', prefix: 128, family: 6, scope: 'host', secondary: false },
     ],
     segment: null,
   };
   ifaces.set('lo', lo);
   spec.interfaces.forEach((is, i) => {
-    const addrs: IfAddr[] = [];
+    const addrs: HostAddr[] = is.name === 'lo' ? [...lo.addrs] : [];
     is.addresses.forEach((a, j) => {
-      const parsed = parseIfAddr(a);
+      const parsed = parseHostAddr(a, addrs);
       if (!parsed)
         problems.push({
           field: `interfaces[${i}].addresses[${j}]`,
-          message: `'${a}' is not an address like 192.168.1.10/24`,
+          message: `'${a}' is not an address like 192.168.1.10/24 (optionally followed by scope link or scope host)`,
         });
-      else addrs.push(parsed);
+      else insertAddr(addrs, parsed);
     });
     if (is.name === 'lo') {
-      ifaces.set('lo', { ...lo, addrs: [...lo.addrs, ...addrs] });
+      ifaces.set('lo', { ...lo, addrs });
       return;
     }
     if (ifaces.has(is.name))
@@ -205,6 +229,8 @@ export function buildHostConfig(spec: HostSpec): {
       const net = parseCidr(`${a.ip}/${a.prefix}`) as Cidr;
       if (iface.kind === 'loopback') continue;
       if (a.prefix === (a.family === 4 ? 32 : 128)) continue;
+      // fib_add_ifaddr: a secondary shares its primary's prefix route.
+      if (a.secondary) continue;
       routes.push({
         dst: net,
         dev: iface.name,
@@ -212,6 +238,7 @@ export function buildHostConfig(spec: HostSpec): {
         src: a.ip,
         metric: 0,
         type: 'unicast',
+        scope: 'link',
         nexthops: [],
         text: `${net.text} dev ${iface.name} proto kernel scope link src ${a.ip}`,
         connected: true,
@@ -264,6 +291,7 @@ export function buildHostConfig(spec: HostSpec): {
       src: r.src ?? null,
       metric: r.metric ?? 0,
       type,
+      scope: r.via || hops.length ? 'global' : 'link',
       nexthops: hops,
       text,
       connected: false,
@@ -365,28 +393,87 @@ export function longestMatch(h: HostConfig, n: number | bigint): Route | null {
   return best;
 }
 
-/** inet_select_addr: the address a packet leaving `iface` towards `toward` gets as source. */
+/** One address of `parseHostAddr`'s text: `ip/prefix` and an optional `scope link|host|global`. */
+function parseHostAddr(text: string, earlier: readonly HostAddr[]): HostAddr | null {
+  const words = text.trim().split(/\s+/);
+  const base = parseIfAddr(words[0] ?? '');
+  if (!base) return null;
+  let scope: AddrScope = isLoopback(base.ip) ? 'host' : 'global';
+  if (words.length === 3 && words[1] === 'scope') {
+    const w = words[2] === 'universe' ? 'global' : words[2];
+    if (w !== 'global' && w !== 'link' && w !== 'host') return null;
+    scope = w;
+  } else if (words.length !== 1) return null;
+  // __inet_insert_ifa: an address whose mask and subnet equal an earlier one's is secondary.
+  const secondary =
+    base.family === 4 &&
+    earlier.some((e) => e.family === 4 && e.prefix === base.prefix && sameSubnet(e, base));
+  return { ...base, scope, secondary };
+}
+
+function sameSubnet(a: IfAddr, b: IfAddr): boolean {
+  const x = parseIPv4(a.ip);
+  const y = parseIPv4(b.ip);
+  if (x === null || y === null) return false;
+  const mask = a.prefix === 0 ? 0 : (0xffffffff << (32 - a.prefix)) >>> 0;
+  return (x & mask) >>> 0 === (y & mask) >>> 0;
+}
+
+/**
+ * __inet_insert_ifa's list order: a secondary goes to the end; a primary goes after the last
+ * primary whose scope is not narrower than its own (so global addresses precede link ones).
+ */
+function insertAddr(list: HostAddr[], a: HostAddr): void {
+  if (a.secondary) {
+    list.push(a);
+    return;
+  }
+  let at = 0;
+  list.forEach((x, i) => {
+    if (!x.secondary && SCOPE_RANK[a.scope] <= SCOPE_RANK[x.scope]) at = i + 1;
+  });
+  list.splice(at, 0, a);
+}
+
+/**
+ * inet_select_addr (net/ipv4/devinet.c, Linux 6.18): the source address the kernel picks on
+ * `iface` for `toward` (a next hop, or null: "any"), in `scope` — RT_SCOPE_UNIVERSE for
+ * MASQUERADE (nf_nat_masquerade_ipv4) and gateway routes, RT_SCOPE_LINK for ARP requests
+ * (arp_solicit) and routes without a gateway (fib_result_prefsrc with the route's fib_scope).
+ * Secondaries are never chosen; on the device an address whose scope is narrower than asked for
+ * (127.0.0.1 is scope host) is skipped, except that route_localnet widens host scope to link; the
+ * first primary in the subnet of `toward` wins, else its first eligible primary. With none,
+ * in_dev_select_addr walks every device in order, lo first, and takes the first primary whose
+ * scope is not link and not narrower than asked for (route_localnet plays no part there).
+ */
 export function selectSourceAddr(
   h: HostConfig,
   iface: string,
   toward: string | null,
+  scope: AddrScope = 'global',
 ): string | null {
-  const i = h.ifaces.get(iface);
-  const v4 = i?.addrs.filter((a) => a.family === 4) ?? [];
-  if (toward !== null) {
-    const t = parseIPv4(toward);
-    if (t !== null) {
-      for (const a of v4) {
+  const want = SCOPE_RANK[scope];
+  const dev = h.ifaces.get(iface);
+  if (dev) {
+    const localnet = h.routeLocalnet(dev.name) ? SCOPE_RANK.link : SCOPE_RANK.host;
+    const cands = dev.addrs.filter(
+      (a) => a.family === 4 && !a.secondary && Math.min(SCOPE_RANK[a.scope], localnet) <= want,
+    );
+    const t = toward === null ? null : parseIPv4(toward);
+    if (t !== null && t !== 0) {
+      // inet_ifa_match: the destination is in the address's subnet (a /32 matches itself).
+      const hit = cands.find((a) => {
         const c = parseCidr(`${a.ip}/${a.prefix}`);
-        if (c && cidrContainsNum(c, t) && a.prefix < 32) return a.ip;
-      }
+        return c !== null && cidrContainsNum(c, t);
+      });
+      if (hit) return hit.ip;
     }
+    if (cands[0]) return cands[0].ip;
   }
-  const primary = v4.find((a) => a.prefix < 32) ?? v4[0];
-  if (primary) return primary.ip;
-  // No address on the device: the kernel takes one from another interface.
   for (const other of h.ifaces.values()) {
-    const a = other.addrs.find((x) => x.family === 4 && other.kind !== 'loopback');
+    const a = other.addrs.find(
+      (x) => x.family === 4 && !x.secondary && x.scope !== 'link' && SCOPE_RANK[x.scope] <= want,
+    );
     if (a) return a.ip;
   }
   return null;
@@ -397,8 +484,10 @@ export function formatAddr(n: number): string {
 }
 
 /**
- * The source address a new connection to `dst` gets (ip_route_output: the local route's prefsrc,
- * 127.0.0.1 for 127/8, else the route's src or the outgoing interface's address).
+ * The source address a new connection to `dst` gets (ip_route_output_key_hash_rcu in
+ * net/ipv4/route.c): for a local destination the local route's prefsrc (the address itself,
+ * 127.0.0.1 for 127/8); else fib_result_prefsrc — the route's `src`, or inet_select_addr on the
+ * route's device towards its gateway (none for a route without one) in the route's scope.
  */
 export function sourceAddressFor(h: HostConfig, dst: string): string | null {
   if (isLocalAddr(h, dst)) return isLoopback(dst) ? (dst.includes(':') ? '::1' : '127.0.0.1') : dst;
@@ -413,5 +502,15 @@ export function sourceAddressFor(h: HostConfig, dst: string): string | null {
     const vn = ipToNum(via);
     dev = (vn === null ? null : longestMatch(h, vn))?.dev ?? null;
   }
-  return dev ? selectSourceAddr(h, dev, via ?? dst) : null;
+  return dev ? routeSource(h, r, dev, via) : null;
+}
+
+/** fib_result_prefsrc: a route's `src`, else inet_select_addr(dev, gateway, fib_scope). */
+export function routeSource(
+  h: HostConfig,
+  r: Route,
+  dev: string,
+  gateway: string | null,
+): string | null {
+  return r.src ?? selectSourceAddr(h, dev, gateway, r.scope);
 }

@@ -568,7 +568,7 @@ export function resolveNextHop(
     pktSrc !== undefined && h && isLocalAddr(h.config, pktSrc)
       ? pktSrc
       : h
-        ? selectSourceAddr(h.config, outIf, nextHop)
+        ? selectSourceAddr(h.config, outIf, nextHop, 'link')
         : null;
   const answers = members.filter((m) => {
     const rt = net.hosts.get(m.host);

@@ -19,7 +19,14 @@ import {
   tupleKey,
   type CtInfo,
 } from './conntrack.ts';
-import { isLocalAddr, localIface, longestMatch, selectSourceAddr, type Route } from './host.ts';
+import {
+  isLocalAddr,
+  localIface,
+  longestMatch,
+  routeSource,
+  selectSourceAddr,
+  type Route,
+} from './host.ts';
 import { cidrContainsNum, ipToNum, isLoopback, isMulticastOrBroadcast, parseCidr } from './ip.ts';
 import type { Packet } from './packet.ts';
 import type { NatOp, RejectWith } from './rules/target-op.ts';
@@ -128,10 +135,13 @@ function doNat(env: StackEnv, op: NatOp, t: Traversal): 'ok' | 'drop' {
   if (op.kind === 'snat') src = op.ip;
   else {
     if (!t.outIf) return 'drop';
+    // nf_nat_masquerade_ipv4: inet_select_addr(out, rt_nexthop, RT_SCOPE_UNIVERSE), not the
+    // route's src. Out through lo (a DNAT to a local address) that is never 127.0.0.1 (scope host)
+    // but the first global address of the host, the one on eth0.
     src =
       familyOf(p) === 6
         ? sourceAddr6(env, t.outIf, t.nextHop)
-        : selectSourceAddr(env.host.config, t.outIf, t.nextHop);
+        : selectSourceAddr(env.host.config, t.outIf, t.nextHop, 'global');
     if (!src) return 'drop';
   }
   // With --random-fully the kernel draws the port; the lab picks one from the connection's tuple,
@@ -805,8 +815,9 @@ function outputRoute(
   if (!r.route) return { error: 'no-route', code: 0 };
   if (r.route.type !== 'unicast')
     return { error: `route-${r.route.type}`, code: r.route.type === 'prohibit' ? 13 : 1 };
-  const src =
-    pkt.src !== '' ? pkt.src : (r.route.src ?? selectSourceAddr(h, r.dev, r.nextHop) ?? '0.0.0.0');
+  // fib_result_prefsrc: the route's src, else inet_select_addr towards the gateway (none for a
+  // route without one) in the route's scope.
+  const src = pkt.src !== '' ? pkt.src : (routeSource(h, r.route, r.dev, r.via) ?? '0.0.0.0');
   if (isLoopback(src) && !h.routeLocalnet(r.dev)) return { error: 'loopback-source', code: 0 };
   return { dev: r.dev, nextHop: r.nextHop, src, route: r.route };
 }

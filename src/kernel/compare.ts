@@ -71,8 +71,16 @@ export function selectPackets(
   const ours = (b: KernelBlock) =>
     b.fields.DPORT === sport ||
     (sentTo.has(b.fields.SPORT) && !earlierPorts.has(Number(b.fields.DPORT)));
+  // ip_forward sends an ICMP redirect (the packet leaves by the interface it came in on) before
+  // the FORWARD hook, so the first packet goes on after it: FORWARD, POSTROUTING. A REJECT's ICMP
+  // error is followed by nothing of the first packet but the REJECTing rule's own event (a DROP).
+  const isRedirect = (b: KernelBlock) => {
+    const after = first.filter((f) => f.line > b.line);
+    const last = after[0]?.events[after[0].events.length - 1];
+    return after.length >= 2 || (after.length === 1 && last?.verdict !== 'DROP');
+  };
   const isReply = (b: KernelBlock) =>
-    isIcmpError(b) ||
+    (isIcmpError(b) && !isRedirect(b)) ||
     (ours(b) &&
       (probe.proto === 'tcp'
         ? isTcp(b) && (b.flags.has('RST') || (b.flags.has('SYN') && b.flags.has('ACK')))

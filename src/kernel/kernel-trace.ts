@@ -9,9 +9,24 @@ import { nsRun } from './netns.ts';
 export const TRACE_TABLE = 'hptrace';
 export const MARK_PORT = 1;
 
+/**
+ * Only the packets the comparisons read are traced: SYNs, SYN-ACKs, RSTs and every non-TCP
+ * packet (UDP probes, ICMP errors, markers). The ACKs and data of a connection are left out:
+ * with a ruleset as long as Felix's, tracing them too overflowed the monitor's netlink socket
+ * on a loaded machine (xtables-monitor: "cannot receive from nfnetlink socket: No buffer space
+ * available"), and the monitor exits.
+ */
 const TRACE_RULESET = `table ip ${TRACE_TABLE} {
-  chain pre { type filter hook prerouting priority -350; meta nftrace set 1; }
-  chain out { type filter hook output priority -350; meta nftrace set 1; }
+  chain pre {
+    type filter hook prerouting priority -350;
+    meta l4proto != tcp meta nftrace set 1
+    tcp flags & (syn | rst) != 0 meta nftrace set 1
+  }
+  chain out {
+    type filter hook output priority -350;
+    meta l4proto != tcp meta nftrace set 1
+    tcp flags & (syn | rst) != 0 meta nftrace set 1
+  }
 }
 `;
 

@@ -210,8 +210,28 @@ export class KernelLab {
     return out;
   }
 
-  /** Runs one probe and collects the trace of every monitored host. */
+  /**
+   * Runs one probe and collects the trace of every monitored host. xtables-monitor exits when its
+   * netlink socket overflows ("No buffer space available": a long ruleset on a loaded machine);
+   * the probe's trace is then incomplete, so the dead monitors are restarted and the probe is run
+   * again from a fresh source port (twice at most).
+   */
   async probe(p: KernelProbe): Promise<KernelProbeResult> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.probeOnce(p);
+      } catch (e) {
+        const dead = [...this.monitors].filter(([, m]) => m.child.exitCode !== null);
+        if (dead.length === 0 || attempt >= 2 || p.sport !== undefined) throw e;
+        for (const [host, m] of dead) {
+          m.stop();
+          await this.startMonitor(host, false);
+        }
+      }
+    }
+  }
+
+  private async probeOnce(p: KernelProbe): Promise<KernelProbeResult> {
     if (this.closed) throw new Error('lab is closed');
     const sport = p.sport ?? this.nextPort++;
     const probe = { ...p, sport };
@@ -231,8 +251,9 @@ export class KernelLab {
     const traces = new Map<string, KernelBlock[]>();
     for (const [host, mon] of this.monitors) {
       const start = starts.get(host) ?? 0;
-      const m = await this.mark(host, mon, start, 5000);
-      if (m === null) throw new Error(`trace monitor of ${host} lost the marker`);
+      // A live monitor on a loaded machine may lag by seconds; a dead one never answers.
+      const m = mon.child.exitCode === null ? await this.mark(host, mon, start, 15000) : null;
+      if (m === null) throw new Error(`trace monitor of ${host} lost the marker: ${mon.stderr}`);
       // The previous marker's later hooks may fall in this slice: leave markers out.
       const blocks =
         this.monitor === 'nft'

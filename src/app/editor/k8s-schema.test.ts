@@ -23,6 +23,34 @@ describe('the editor schema and the exercises', () => {
         }
     });
   }
+  it('accepts the Calico documents of the scenarios and flags a dash port range', () => {
+    const sc = parse(
+      readFileSync(
+        new URL('../../../scenarios/nodeport-calico-host-endpoints.yaml', import.meta.url),
+        'utf8',
+      ),
+    ) as { variants: { manifests?: string }[] };
+    let calico = 0;
+    for (const v of sc.variants)
+      for (const doc of parseAllDocuments(v.manifests ?? '')) {
+        const x = doc.toJS() as { apiVersion?: string } | null;
+        if (x?.apiVersion !== 'projectcalico.org/v3') continue;
+        calico++;
+        validate(x);
+        expect(validate.errors ?? []).toEqual([]);
+      }
+    expect(calico).toBeGreaterThan(0);
+    validate({
+      apiVersion: 'projectcalico.org/v3',
+      kind: 'GlobalNetworkPolicy',
+      metadata: { name: 'x' },
+      spec: {
+        ingress: [{ action: 'Deny', protocol: 'TCP', destination: { ports: ['30000-32767'] } }],
+      },
+    });
+    expect(validate.errors?.length).toBeGreaterThan(0);
+  });
+
   it('flags a misspelt NodeConfig field', () => {
     validate({
       apiVersion: 'lab.hookpath.io/v1',

@@ -1,8 +1,11 @@
 /**
  * A compact JSON Schema for the kinds the lab reads (Service, Deployment, Pod, DaemonSet,
- * EndpointSlice): enough for completion, hovers and early typos in monaco-yaml. The lab's own
- * reader (src/kube/manifests) stays the judge; its diagnostics are the markers that count.
+ * EndpointSlice, Calico's HostEndpoint and GlobalNetworkPolicy): enough for completion, hovers
+ * and early typos in monaco-yaml. The lab's own reader (src/kube/manifests) stays the judge; its
+ * diagnostics are the markers that count.
  */
+import { GLOBAL_NETWORK_POLICY_SPEC, HOST_ENDPOINT_SPEC } from './calico-schema.ts';
+
 type Schema = Record<string, unknown>;
 
 const str = (description: string): Schema => ({ type: 'string', description });
@@ -232,9 +235,20 @@ export const K8S_SCHEMA: Schema = {
   type: 'object',
   required: ['kind'],
   properties: {
-    apiVersion: { enum: ['v1', 'apps/v1', 'discovery.k8s.io/v1', 'lab.hookpath.io/v1'] },
+    apiVersion: {
+      enum: ['v1', 'apps/v1', 'discovery.k8s.io/v1', 'lab.hookpath.io/v1', 'projectcalico.org/v3'],
+    },
     kind: {
-      enum: ['Service', 'Deployment', 'Pod', 'DaemonSet', 'EndpointSlice', 'NodeConfig'],
+      enum: [
+        'Service',
+        'Deployment',
+        'Pod',
+        'DaemonSet',
+        'EndpointSlice',
+        'NodeConfig',
+        'HostEndpoint',
+        'GlobalNetworkPolicy',
+      ],
       description: 'The lab reads these kinds.',
     },
   },
@@ -248,5 +262,7 @@ export const K8S_SCHEMA: Schema = {
     kind('DaemonSet', 'apps/v1', { type: 'object', properties: { selector, template } }),
     kind('EndpointSlice', 'discovery.k8s.io/v1', null, endpointSlice),
     kind('NodeConfig', 'lab.hookpath.io/v1', nodeConfig),
+    kind('HostEndpoint', 'projectcalico.org/v3', HOST_ENDPOINT_SPEC),
+    kind('GlobalNetworkPolicy', 'projectcalico.org/v3', GLOBAL_NETWORK_POLICY_SPEC),
   ],
 };

@@ -16,6 +16,7 @@ import { pkttype } from './xt/pkttype.ts';
 import { CT, NOTRACK, TRACE } from './xt/raw.ts';
 import { recent } from './xt/recent.ts';
 import { REJECT } from './xt/reject.ts';
+import { rpfilter } from './xt/rpfilter.ts';
 import { set } from './xt/set.ts';
 import { ACCEPT, DROP, RETURN } from './xt/standard.ts';
 import { statistic } from './xt/statistic.ts';
@@ -44,6 +45,7 @@ const MATCHES = new Map<string, MatchExtension>(
     limit,
     nfacct,
     pkttype,
+    rpfilter,
     ...UNSUPPORTED_MATCHES,
   ].map((m) => [m.name, m]),
 );

@@ -5,6 +5,8 @@
  */
 import { canonicalIp } from '../../engine/index.ts';
 import type { EndpointModel, EndpointSliceModel, Protocol, ServiceModel } from '../model.ts';
+import type { CalicoModel, GlobalNetworkPolicyModel, HostEndpointModel } from '../calico/index.ts';
+import { CALICO_KINDS, readGlobalNetworkPolicy, readHostEndpoint } from './calico.ts';
 import { endpointSlicesFor } from './endpointslices.ts';
 import { isWorkloadKind, readWorkload, schedule, type Workload } from './pods.ts';
 import { nameProblem } from './names.ts';
@@ -20,6 +22,8 @@ export interface ManifestModel {
   readonly services: ServiceModel[];
   readonly endpointSlices: EndpointSliceModel[];
   readonly pods: PodModel[];
+  /** Calico resources (HostEndpoint, GlobalNetworkPolicy); Felix's rules are rendered from them. */
+  readonly calico?: CalicoModel;
   readonly diagnostics: ManifestDiagnostic[];
   /** Why topology hints were not set, per `namespace/name`. */
   readonly hintNotes: Map<string, string>;
@@ -44,6 +48,8 @@ export function readManifests(text: string, cluster: ClusterSettings): ManifestM
   const drafts: ServiceDraft[] = [];
   const workloads: Workload[] = [];
   const explicitSlices: EndpointSliceModel[] = [];
+  const hostEndpoints: HostEndpointModel[] = [];
+  const policies: GlobalNetworkPolicyModel[] = [];
   const seen = new Map<string, number>();
   for (const doc of stream.docs) {
     const r = new Reader(doc, `document ${doc.index + 1}`, diagnostics);
@@ -63,7 +69,9 @@ export function readManifests(text: string, cluster: ClusterSettings): ManifestM
           ? 'apps/v1'
           : kind === 'EndpointSlice'
             ? 'discovery.k8s.io/v1'
-            : 'v1',
+            : (CALICO_KINDS as readonly string[]).includes(kind)
+              ? 'projectcalico.org/v3'
+              : 'v1',
     });
     const name = r.str(['metadata', 'name'], { required: true });
     const namespace =
@@ -71,7 +79,9 @@ export function readManifests(text: string, cluster: ClusterSettings): ManifestM
         name: { rule: 'dns1123-label', what: 'a namespace name' },
       }) ?? 'default';
     if (!name) continue;
-    r.label = `${kind} ${namespace}/${name}`;
+    // Calico's kinds are cluster-wide: named without a namespace.
+    const calicoKind = (CALICO_KINDS as readonly string[]).includes(kind);
+    r.label = calicoKind ? `${kind} ${name}` : `${kind} ${namespace}/${name}`;
     const id = `${kind}/${namespace}/${name}`;
     if (seen.has(id))
       r.report(
@@ -88,6 +98,12 @@ export function readManifests(text: string, cluster: ClusterSettings): ManifestM
     } else if (kind === 'EndpointSlice') {
       const slice = readEndpointSlice(r, namespace);
       if (slice) explicitSlices.push(slice);
+    } else if (kind === 'HostEndpoint') {
+      const hep = readHostEndpoint(r, name, cluster);
+      if (hep) hostEndpoints.push(hep);
+    } else if (kind === 'GlobalNetworkPolicy') {
+      const gnp = readGlobalNetworkPolicy(r, name);
+      if (gnp) policies.push(gnp);
     } else if (IGNORED_KINDS.has(kind)) {
       r.report(
         ['kind'],
@@ -97,7 +113,7 @@ export function readManifests(text: string, cluster: ClusterSettings): ManifestM
     } else {
       r.report(
         ['kind'],
-        `the lab does not model kind ${kind}; supported kinds are Service, Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, EndpointSlice`,
+        `the lab does not model kind ${kind}; supported kinds are Service, Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, EndpointSlice, HostEndpoint, GlobalNetworkPolicy`,
         'warning',
       );
     }
@@ -110,6 +126,7 @@ export function readManifests(text: string, cluster: ClusterSettings): ManifestM
     services: drafts.map((d) => d.svc),
     endpointSlices: [...explicitSlices, ...generated.slices],
     pods,
+    calico: { hostEndpoints, policies },
     diagnostics,
     hintNotes: generated.hintNotes,
   };
