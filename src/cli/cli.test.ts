@@ -269,10 +269,10 @@ describe('scenarios', () => {
     );
     expect(trace.code, trace.err).toBe(0);
     expect(trace.out).toContain(
-      '-- ip kube-proxy nat-prerouting (nat hook prerouting priority -100)',
+      '-- ip kube-proxy nat-prerouting PREROUTING (type nat, priority -100)',
     );
     expect(trace.out).toMatch(
-      /ip kube-proxy services handle \d+ goto external-\S+ {2}ip daddr @nodeport-ips/,
+      /ip kube-proxy services rule ip daddr @nodeport-ips .* # handle \d+ \(verdict goto external-\S+\)/,
     );
   });
 
