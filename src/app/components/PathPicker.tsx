@@ -1,27 +1,13 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useActions, useLab } from './context.tsx';
+import { choiceLists } from '../worker/choices.ts';
 
-/** Options a picker lists at most; past that a filter narrows them (a native select stays fast). */
+/**
+ * Options a picker lists at most; past that a filter narrows them (a native select stays fast).
+ * The lists are searched where they arrived, as columns of strings (worker/choices.ts).
+ */
 export const PICKER_MAX = 150;
-
-/** The options to list: those matching the filter, at most PICKER_MAX, the chosen one always. */
-export function bounded<T extends { id: string; label: string }>(
-  all: readonly T[],
-  filter: string,
-  chosen: string,
-): { shown: T[]; more: number } {
-  if (all.length <= PICKER_MAX && !filter) return { shown: [...all], more: 0 };
-  const f = filter.trim().toLowerCase();
-  const shown: T[] = [];
-  let matching = 0;
-  for (const o of all) {
-    if (f && !o.label.toLowerCase().includes(f) && !o.id.toLowerCase().includes(f)) continue;
-    matching++;
-    if (shown.length < PICKER_MAX || o.id === chosen) shown.push(o);
-  }
-  return { shown, more: matching - shown.length };
-}
 
 const IP_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]):(\d{1,5})$/;
 
@@ -45,13 +31,17 @@ export function PathPicker() {
     return () => window.removeEventListener('keydown', key);
   }, [typing]);
   const [filter, setFilter] = useState('');
-  const allSenders = choices?.senders ?? [];
-  const allDests = choices?.destinations ?? [];
+  const lists = useMemo(() => (choices ? choiceLists(choices) : null), [choices]);
   const from = path?.from ?? probe?.from ?? '';
   const to = path?.to ?? probe?.to ?? '';
-  const big = allSenders.length > PICKER_MAX || allDests.length > PICKER_MAX;
-  const { shown: senders, more: moreSenders } = bounded(allSenders, filter, from);
-  const { shown: dests, more: moreDests } = bounded(allDests, filter, to);
+  const nSenders = lists?.senders.length ?? 0;
+  const nDests = lists?.destinations.length ?? 0;
+  const big = nSenders > PICKER_MAX || nDests > PICKER_MAX;
+  const none = { shown: [], more: 0 };
+  const { shown: senders, more: moreSenders } =
+    lists?.senders.bounded(filter, from, PICKER_MAX) ?? none;
+  const { shown: dests, more: moreDests } =
+    lists?.destinations.bounded(filter, to, PICKER_MAX) ?? none;
   const known = dests.some((d) => d.id === to);
 
   const submit = (e: FormEvent) => {
@@ -114,7 +104,7 @@ export function PathPicker() {
           className="path-filter"
           data-testid="path-filter"
           value={filter}
-          placeholder={t('path.filter', { count: allSenders.length + allDests.length })}
+          placeholder={t('path.filter', { count: nSenders + nDests })}
           aria-label={t('path.filterLabel')}
           onChange={(e) => setFilter(e.target.value)}
         />

@@ -4,12 +4,12 @@ import { runLab } from '../../cluster/lab.ts';
 import { checkInput } from '../../exercise/check.ts';
 import { createLabHandler } from './handler.ts';
 import type { WorkerRequest, WorkerResponse } from './protocol.ts';
-import { labView, toWire } from './view.ts';
+import { labView } from './view.ts';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const handler = createLabHandler(
   (input) => labView(runLab(input)),
-  (r: WorkerResponse) => scope.postMessage(toWire(r)),
+  (r: WorkerResponse) => scope.postMessage(r),
   undefined,
   checkInput,
 );
