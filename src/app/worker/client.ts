@@ -138,7 +138,13 @@ export function createLabClient(opts: LabClientOptions): LabClient {
       }
       const p = pending;
       if (!p || msg.id !== p.id) return; // an answer for a run nobody waits for any more
-      if (msg.type === 'result') settle(p, { kind: 'result', result: msg.result, ms: msg.ms });
+      if (msg.type === 'result')
+        settle(p, {
+          kind: 'result',
+          result: msg.result,
+          ms: msg.ms,
+          ...(msg.cached ? { cached: true } : {}),
+        });
       else if (msg.type === 'cancelled') settle(p, { kind: 'cancelled' });
       else if (msg.type === 'error')
         settle(p, { kind: 'error', reason: 'exception', message: msg.message });
