@@ -43,6 +43,13 @@ export function PathPicker() {
   const { shown: dests, more: moreDests } =
     lists?.destinations.bounded(filter, to, PICKER_MAX) ?? none;
   const known = dests.some((d) => d.id === to);
+  // A few kinds for up to 300 options: each translated once per render, not once per option.
+  const kinds = new Map<string, string>();
+  const kindText = (key: string) => {
+    let v = kinds.get(key);
+    if (v === undefined) kinds.set(key, (v = t(key)));
+    return v;
+  };
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -65,7 +72,7 @@ export function PathPicker() {
           {!senders.some((s) => s.id === from) && from && <option value={from}>{from}</option>}
           {senders.map((s) => (
             <option key={s.id} value={s.id}>
-              {t(`kind.${s.kind}`)} · {s.label}
+              {kindText(`kind.${s.kind}`)} · {s.label}
             </option>
           ))}
           {moreSenders > 0 && (
@@ -88,7 +95,7 @@ export function PathPicker() {
           {!known && <option value="">{to ? `${t('dest.custom')} · ${to}` : '—'}</option>}
           {dests.map((d) => (
             <option key={d.id} value={d.id}>
-              {t(`dest.${d.kind}`)} · {d.label}
+              {kindText(`dest.${d.kind}`)} · {d.label}
             </option>
           ))}
           {moreDests > 0 && (
