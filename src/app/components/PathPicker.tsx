@@ -1,4 +1,12 @@
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import {
+  useDeferredValue,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type FormEvent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { useActions, useLab } from './context.tsx';
 import { choiceLists } from '../worker/choices.ts';
@@ -14,7 +22,8 @@ const IP_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]):(\d{1,5})$/;
 /** Sender and destination from what the model offers (LabResult.choices), or ip:port typed. */
 export function PathPicker() {
   const { t } = useTranslation();
-  const choices = useLab((s) => s.result?.choices ?? null);
+  // Rendered after the rest of the page when a result arrives (see DiagramPanel).
+  const choices = useDeferredValue(useLab((s) => s.result?.choices ?? null));
   const path = useLab((s) => s.doc.path);
   const probe = useLab((s) => s.result?.probe ?? null);
   const { setPath } = useActions();
