@@ -115,7 +115,14 @@ export function idbStore(): ResultStore | null {
         const s = r.result.createObjectStore(STORE, { keyPath: 'key' });
         s.createIndex('at', 'at');
       };
-      r.onsuccess = () => resolve(r.result);
+      r.onsuccess = () => {
+        // Another page deleting or upgrading the database is not kept waiting for this one.
+        r.result.onversionchange = () => {
+          r.result.close();
+          db = null;
+        };
+        resolve(r.result);
+      };
       r.onerror = () => reject(r.error);
     }));
   const tx = async (mode: IDBTransactionMode) =>
