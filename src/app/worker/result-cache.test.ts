@@ -6,6 +6,7 @@ import { createResultCache, inputText, memoryStore } from './result-cache.ts';
 import { podResult, sshdResult } from '../testing/lab-fixtures.ts';
 
 const base: RunInput = { scenario: 'scenario: 1', manifests: 'kind: Service', validate: false };
+const opts = { max: 3, minMs: 300, minChars: 0 };
 const until = async (f: () => boolean) => {
   for (let i = 0; i < 200 && !f(); i++) await new Promise((r) => setTimeout(r, 2));
 };
@@ -14,7 +15,7 @@ const until = async (f: () => boolean) => {
 function setup(ms = 1000, build = 'lab.worker-abc.js', store = memoryStore()) {
   const posted: WorkerResponse[] = [];
   const simulated: RunInput[] = [];
-  const cache = createResultCache(store, build, { max: 3, minMs: 300 });
+  const cache = createResultCache(store, build, opts);
   const runs = withResultCache(
     cache,
     () =>
@@ -107,5 +108,19 @@ describe('results kept in the browser', () => {
       'cancelled:2',
       'result:3',
     ]);
+  });
+
+  it('are not looked up nor kept for small inputs, which simulate fast anyway', async () => {
+    const store = memoryStore();
+    let reads = 0;
+    const counted = { ...store, get: (k: string) => (reads++, store.get(k)) };
+    const cache = createResultCache(counted, 'b', { ...opts, minChars: 1000 });
+    expect(await cache.lookup(base)).toBeNull();
+    await cache.save(base, sshdResult(), 5000);
+    expect(reads).toBe(0);
+    expect(store.entries.size).toBe(0);
+    const big = { ...base, manifests: 'x'.repeat(1000) };
+    await cache.save(big, sshdResult(), 5000);
+    expect(await cache.lookup(big)).toEqual(sshdResult());
   });
 });

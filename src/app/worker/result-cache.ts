@@ -40,6 +40,11 @@ export interface ResultCacheOptions {
   readonly max?: number;
   /** Results computed faster than this are not kept. */
   readonly minMs?: number;
+  /**
+   * Inputs shorter than this (scenario and manifests) are neither looked up nor kept: they
+   * simulate in well under a second, and a lookup would add an IndexedDB read to every edit.
+   */
+  readonly minChars?: number;
 }
 
 export function inputText(build: string, i: RunInput): string {
@@ -65,14 +70,17 @@ export function createResultCache(
 ): ResultCache {
   const max = opts.max ?? 6;
   const minMs = opts.minMs ?? 1000;
+  const minChars = opts.minChars ?? 100_000;
+  const small = (i: RunInput) => i.scenario.length + (i.manifests?.length ?? 0) < minChars;
   return {
     async lookup(input) {
+      if (small(input)) return null;
       const text = inputText(build, input);
       const hit = await store.get(await sha256Hex(text));
       return hit && hit.input === text ? hit.view : null;
     },
     async save(input, view, ms) {
-      if (ms < minMs) return;
+      if (ms < minMs || small(input)) return;
       const text = inputText(build, input);
       const key = await sha256Hex(text);
       await store.put({ key, input: text, view, at: Date.now() });
