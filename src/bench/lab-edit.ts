@@ -170,7 +170,9 @@ function cpuOfRun(file: string): string {
  */
 function browserFigures(): void {
   if (process.env.BENCH_NO_BROWSER) return;
-  const r = spawnSync('npx', ['playwright', 'test', 'e2e/freeze.spec.ts', '--reporter=line'], {
+  // Playwright's own command line, run by this node (no npx: .ci/run installs no other program).
+  const cli = 'node_modules/@playwright/test/cli.js';
+  const r = spawnSync(process.execPath, [cli, 'test', 'e2e/freeze.spec.ts', '--reporter=line'], {
     encoding: 'utf8',
     timeout: 900_000,
     env: { ...process.env, HOOKPATH_E2E_PORT: process.env.HOOKPATH_E2E_PORT ?? '4391' },
