@@ -175,7 +175,6 @@ function browserFigures(): void {
   const r = spawnSync(process.execPath, [cli, 'test', 'e2e/freeze.spec.ts', '--reporter=line'], {
     encoding: 'utf8',
     timeout: 900_000,
-    env: { ...process.env, HOOKPATH_E2E_PORT: process.env.HOOKPATH_E2E_PORT ?? '4391' },
   });
   const lines = `${r.stdout}`
     .split('\n')
