@@ -1,12 +1,5 @@
-import {
-  useCallback,
-  useDeferredValue,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type ReactNode,
-} from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { isBig, useDeferredWhen } from './defer.ts';
 import { useTranslation } from 'react-i18next';
 import { useLab } from './context.tsx';
 import { stepsOf } from '../store/lab-store.ts';
@@ -71,11 +64,11 @@ export function DiagramPanel({
   const drawn = useRef<unknown>(null);
   const scenario = useLab((s) => s.scenario);
   const doc = useLab((s) => s.doc);
-  // What the diagram draws is rendered after the rest of the page (a deferred value): a big
-  // result's arrival is then two tasks, the page's panels and the diagram, not one long one.
-  // Result, steps, step and run change together, so the diagram never mixes two results.
+  // A big result is drawn after the rest of the page (defer.ts): its arrival is then two tasks,
+  // the page's panels and the diagram, not one long one. Result, steps, step and run change
+  // together, so the diagram never mixes two results.
   const current = useLabShown();
-  const { result, steps, step, run } = useDeferredValue(current);
+  const { result, steps, step, run } = useDeferredWhen(current, isBig(current.result?.choices));
   const stale = useLab((s) => s.stale);
   // Stale because the newest run did not finish (time, crash), not because the YAML is wrong.
   const unfinished = useLab((s) => s.failure !== null);

@@ -1,15 +1,8 @@
-import {
-  useDeferredValue,
-  useEffect,
-  useId,
-  useMemo,
-  useRef,
-  useState,
-  type FormEvent,
-} from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useActions, useLab } from './context.tsx';
 import { choiceLists } from '../worker/choices.ts';
+import { isBig, useDeferredWhen } from './defer.ts';
 
 /**
  * Options a picker lists at most; past that a filter narrows them (a native select stays fast).
@@ -22,8 +15,9 @@ const IP_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]):(\d{1,5})$/;
 /** Sender and destination from what the model offers (LabResult.choices), or ip:port typed. */
 export function PathPicker() {
   const { t } = useTranslation();
-  // Rendered after the rest of the page when a result arrives (see DiagramPanel).
-  const choices = useDeferredValue(useLab((s) => s.result?.choices ?? null));
+  // A big result's choices render after the rest of the page (defer.ts).
+  const current = useLab((s) => s.result?.choices ?? null);
+  const choices = useDeferredWhen(current, isBig(current));
   const path = useLab((s) => s.doc.path);
   const probe = useLab((s) => s.result?.probe ?? null);
   const { setPath } = useActions();
