@@ -1,71 +1,104 @@
 /**
- * Issue 12's freeze findings: pasting a huge manifest, typing in it and reloading with it saved.
- * The longest main-thread task is measured in the page (PerformanceObserver 'longtask') and
- * printed; the assertions hold the lab to what it achieves on this machine (see the notes).
+ * Issue 12's freeze goal: the lab's own work never holds the page's main thread for more than
+ * 100 ms, at any size: pasting 5,000 Services or 400 Services x 100 replicas, the simulation's
+ * result arriving, keystrokes in a 5,000-Service text. Every task of the page is measured by a
+ * PerformanceObserver ('longtask'); a Chromium trace of the same time says whose work each long
+ * task was (printed with the figures).
+ *
+ * The bound asserted is GOAL_MS times the machine's overload (1-minute load average / cores, at
+ * least 1): on a machine whose cores are shared by N runnable threads, a task of W ms of CPU takes
+ * about W x N/cores ms of wall time (the scheduler gives each thread its share), and the observer
+ * measures wall time. On an unloaded machine the bound is the goal itself. The load average lags
+ * by up to a minute, so the bound is a regression guard on a busy machine, not a proof; the figures
+ * printed beside it (with the load) are what the closing note reports.
  */
 import type { Page } from '@playwright/test';
-import { LabPage, expect, test } from './fixtures/lab.fixture.ts';
+import { expect, test } from './fixtures/lab.fixture.ts';
 import { describeTasks, overload, traceMainThread } from './fixtures/main-thread.ts';
 import { MonacoPage } from './fixtures/monaco.ts';
 import { bigManifests } from '../src/bench/big-manifests.ts';
 import { PLAIN_MAX } from '../src/app/editor/PlainEditor.tsx';
 
 test.use({ viewport: { width: 1280, height: 720 }, locale: 'en-US' });
-test.setTimeout(180_000);
+test.setTimeout(240_000);
+
+const GOAL_MS = 100;
+const bound = () => Math.round(GOAL_MS * overload());
 
 async function watchLongTasks(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const w = window as unknown as { __long: number[] };
+    const w = window as unknown as { __long: number[]; __observer?: PerformanceObserver };
     w.__long = [];
-    new PerformanceObserver((list) => {
+    w.__observer?.disconnect();
+    w.__observer = new PerformanceObserver((list) => {
       for (const e of list.getEntries()) w.__long.push(Math.round(e.duration));
-    }).observe({ type: 'longtask' });
+    });
+    w.__observer.observe({ type: 'longtask' });
   });
 }
 
 const longest = (page: Page) =>
   page.evaluate(() => Math.max(0, ...(window as unknown as { __long: number[] }).__long));
 
-/** A real paste: the browser's paste event with the text on its clipboard data. */
-async function paste(page: Page, text: string): Promise<void> {
-  await page.getByTestId('editor-plain').evaluate((ta: HTMLTextAreaElement, t) => {
-    ta.focus();
-    ta.select();
-    const dt = new DataTransfer();
-    dt.setData('text/plain', t);
-    ta.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }),
-    );
+/**
+ * Hands the page the text to paste, in a task of its own before anything is measured: the test's
+ * own transfer of a few MB into the page is not the lab's work.
+ */
+async function stage(page: Page, text: string): Promise<void> {
+  await page.evaluate((t) => {
+    (window as unknown as { __paste: string }).__paste = t;
   }, text);
 }
 
-// The goal is 100 ms. The paste and the result's arrival were 41.6 s and 96 s before issue 12;
-// the bound guards against the quadratic insertion coming back, on a loaded shared machine. A text
-// past PLAIN_MAX is not put in the textarea (its layout alone took 0.3-1.7 s per keystroke at 5,000
-// Services): the pane says so and keystrokes are measured in the full, virtualised editor.
-// Keystroke figures are printed, not asserted (they depend on the machine's load).
+/** A real paste: the browser's paste event with the staged text on its clipboard data. */
+async function paste(page: Page): Promise<void> {
+  await page.getByTestId('editor-plain').evaluate((ta: HTMLTextAreaElement) => {
+    ta.focus();
+    ta.select();
+    const dt = new DataTransfer();
+    dt.setData('text/plain', (window as unknown as { __paste: string }).__paste);
+    ta.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }),
+    );
+  });
+}
+
+/** The lab in the plain editor, first diagram up (a loaded machine may take longer than 5 s). */
+async function open(page: Page): Promise<void> {
+  await page.goto('/?editor=plain');
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-outcome', /.+/, {
+    timeout: 60_000,
+  });
+}
+
+const simulated = (page: Page) =>
+  expect(page.getByTestId('path-filter').or(page.getByTestId('status-failure'))).toBeVisible({
+    timeout: 120_000,
+  });
+
+// A text past PLAIN_MAX is not put in the textarea (its layout alone took 0.3-1.7 s per
+// keystroke at 5,000 Services): the pane says so and keystrokes are measured in the full,
+// virtualised editor.
 for (const [services, replicas] of [
   [400, 100],
   [5000, 1],
 ] as const) {
-  test(`pasting ${services} Services x ${replicas} replicas keeps the page responsive`, async ({
+  test(`pasting ${services} Services x ${replicas} replicas never blocks the page`, async ({
     lab,
     page,
   }) => {
-    await lab.open();
-    await watchLongTasks(page);
+    await open(page);
     const text = bigManifests(services, replicas);
-    // A Chromium trace of the same time says whose work the long tasks were (the lab's script,
-    // or the browser's layout, paint and garbage collection).
+    await stage(page, text);
+    await watchLongTasks(page);
     const tasks = await traceMainThread(page, async () => {
-      await paste(page, text);
+      await paste(page);
       // 400 x 100 may run past the worker's time limit: the lab says so and stays usable.
-      await expect(
-        page.getByTestId('path-filter').or(page.getByTestId('status-failure')),
-      ).toBeVisible({ timeout: 120_000 });
+      await simulated(page);
       await page.waitForTimeout(1000);
     });
     const afterPaste = await longest(page);
+    const pasteBound = bound();
     const tooLong = text.length > PLAIN_MAX;
     let where = 'the plain editor';
     if (tooLong) {
@@ -76,51 +109,81 @@ for (const [services, replicas] of [
       const monaco = new MonacoPage(page);
       await monaco.ready();
       await page.waitForTimeout(1500);
-      await watchLongTasks(page);
       await monaco.focusEnd();
       where = 'the full editor';
     } else {
-      await watchLongTasks(page);
       await page.getByTestId('editor-plain').press('End');
     }
+    await watchLongTasks(page);
+    // Three keystrokes, then the re-simulation they cause and its result.
     for (const k of ['#', ' ', 'x']) await page.keyboard.type(k);
     await page.waitForTimeout(1500);
+    await expect(page.getByTestId('editor-status')).not.toContainText('Simulating', {
+      timeout: 60_000,
+    });
+    await page.waitForTimeout(500);
     const afterKeys = await longest(page);
+    const keysBound = bound();
     console.log(
-      `${services} Services x ${replicas} (${(text.length / 1e6).toFixed(2)} MB), load ${overload().toFixed(1)}x the cores: longest main-thread task during paste + simulation ${afterPaste} ms, during 3 keystrokes in ${where} ${afterKeys} ms\n  tasks over 50 ms during paste + simulation (traced):\n    ${describeTasks(tasks)}`,
+      `${services} Services x ${replicas} (${(text.length / 1e6).toFixed(2)} MB), load ${overload().toFixed(1)}x the cores: longest main-thread task during paste + simulation ${afterPaste} ms (bound ${pasteBound} ms), during 3 keystrokes in ${where} and their re-simulation ${afterKeys} ms (bound ${keysBound} ms); goal ${GOAL_MS} ms\n  tasks over 50 ms during paste + simulation (traced):\n    ${describeTasks(tasks)}`,
     );
     await lab.shot(`freeze-${services}x${replicas}`);
-    expect(afterPaste).toBeLessThan(3000);
+    expect(afterPaste).toBeLessThanOrEqual(pasteBound);
+    expect(afterKeys).toBeLessThanOrEqual(keysBound);
   });
 }
 
-test('a saved 5,000-Service edit: time to the first diagram', async ({ page }) => {
-  const lab = new LabPage(page);
-  await lab.open();
-  await paste(page, bigManifests(5000, 1));
-  await expect(page.getByTestId('path-filter').or(page.getByTestId('status-failure'))).toBeVisible({
-    timeout: 120_000,
+/** When the first diagram was drawn after navigation, and where the time went. */
+async function firstDiagram(page: Page): Promise<{ ms: number; phases: string }> {
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-outcome', /.+/, {
+    timeout: 60_000,
   });
-  await page.waitForTimeout(800);
-  await page.reload();
-  await expect(lab.verdict).toHaveAttribute('data-outcome', /.+/, { timeout: 60_000 });
-  const first = await page.evaluate(
-    () => performance.getEntriesByName('hookpath:drawn')[0]?.startTime ?? -1,
-  );
-  // Where the time goes: boot chunk run, app chunk run, run requested, worker answered.
-  const phases = await page.evaluate(() =>
-    ['boot', 'app', 'run-start', 'result']
-      .map(
-        (n) =>
-          `${n} ${Math.round(performance.getEntriesByName(`hookpath:${n}`)[0]?.startTime ?? -1)} ms`,
-      )
-      .join(', '),
-  );
-  // When the cold run of the 5,000 Services passed the worker's limit on a loaded machine, the
-  // edit never had a good version and the first diagram is the scenario as written (issue 7.5).
+  // The diagram draws after the rest of the page (a deferred render): wait for its mark.
+  await expect
+    .poll(() => page.evaluate(() => performance.getEntriesByName('hookpath:drawn').length), {
+      timeout: 30_000,
+    })
+    .toBeGreaterThan(0);
+  return page.evaluate(() => {
+    const at = (n: string) => performance.getEntriesByName(`hookpath:${n}`)[0]?.startTime ?? -1;
+    return {
+      ms: at('drawn'),
+      // Boot chunk run, app chunk run, run requested, worker answered.
+      phases: ['boot', 'app', 'run-start', 'result']
+        .map((n) => `${n} ${Math.round(at(n))} ms`)
+        .join(', '),
+    };
+  });
+}
+
+test('a saved 5,000-Service edit: the first diagram, from the kept result and cold', async ({
+  page,
+}) => {
+  await open(page);
+  await stage(page, bigManifests(5000, 1));
+  await paste(page);
+  await simulated(page);
   const big = await page.getByTestId('path-filter').isVisible();
-  console.log(
-    `saved 5,000-Service edit, load ${overload().toFixed(1)}x the cores: first diagram drawn ${Math.round(first)} ms after navigation (${phases}; ${big ? 'the edit' : 'the scenario as written: the edit timed out'})`,
+  // The worker keeps the result after posting it; the edit is saved as the page goes.
+  await page.waitForTimeout(1500);
+  await page.reload();
+  const kept = await firstDiagram(page);
+  const status = await page.getByTestId('editor-status').textContent();
+  // The same input, reopened: the result kept in this browser, not a new simulation.
+  if (big) expect(status).toContain('kept in this browser');
+  await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const r = indexedDB.deleteDatabase('hookpath-results');
+        r.onsuccess = r.onerror = r.onblocked = () => resolve(null);
+      }),
   );
-  expect(first).toBeGreaterThan(0);
+  await page.reload();
+  const cold = await firstDiagram(page);
+  await expect(page.getByTestId('editor-status')).not.toContainText('kept in this browser');
+  console.log(
+    `saved 5,000-Service edit, load ${overload().toFixed(1)}x the cores: first diagram ${Math.round(kept.ms)} ms after navigation with the kept result (${kept.phases}), ${Math.round(cold.ms)} ms cold (${cold.phases})${big ? '' : '; the edit timed out on its first run, the scenario as written was drawn'}; goal 2000 ms`,
+  );
+  expect(kept.ms).toBeGreaterThan(0);
+  expect(cold.ms).toBeGreaterThan(0);
 });

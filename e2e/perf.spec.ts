@@ -15,6 +15,10 @@ function gzipSize(files: readonly string[]): number {
 
 test('speed figures', async ({ lab }) => {
   await lab.open();
+  // The diagram draws after the rest of the page (a deferred render): wait for its mark.
+  await expect
+    .poll(() => lab.page.evaluate(() => performance.getEntriesByName('hookpath:drawn').length))
+    .toBeGreaterThan(0);
   const first = await lab.page.evaluate(() => {
     const m = performance.getEntriesByName('hookpath:drawn')[0];
     return m ? m.startTime : null;

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { runLab } from '../cluster/lab.ts';
-import { labView, toWire } from '../app/worker/view.ts';
+import { labView } from '../app/worker/view.ts';
 import { bigManifests } from './big-manifests.ts';
 
 const services = Number(process.argv[2] ?? 5000);
@@ -23,7 +23,7 @@ const c = process.cpuUsage(c0);
 const cpuMs = (c.user + c.system) / 1000;
 // What the page receives: the clone the worker posts (serialised and read back here).
 const t1 = performance.now();
-structuredClone(toWire({ type: 'result', id: 1, result: view, ms }));
+structuredClone({ type: 'result', id: 1, result: view, ms });
 const cloneMs = performance.now() - t1;
 process.stdout.write(
   `${JSON.stringify({ ms, cpuMs, cloneMs, ok: view.ok, bytes: JSON.stringify(view).length })}\n`,

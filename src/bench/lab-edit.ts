@@ -14,6 +14,7 @@ import { bigManifests } from './big-manifests.ts';
 
 const SCENARIO = 'scenarios/vip22-sshd-or-service.yaml';
 const COLD = 'node_modules/.cache/hookpath-bench-cold/cold-lab.js';
+const PHASES = 'node_modules/.cache/hookpath-bench-phases/phases.js';
 const CLI = 'dist-cli/main.js';
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const median = (xs: number[]) => sorted(xs)[Math.floor(xs.length / 2)] as number;
@@ -30,14 +31,16 @@ function edited(text: string, i: number): string {
       );
 }
 
-function editFigures(services: number, budget: number): void {
+export function editFigures(services: number, budget: number): void {
   const scenario = readFileSync(SCENARIO, 'utf8');
   const text = bigManifests(services, 1);
   const first = runLab({ scenario, manifests: text, validate: false });
   if (!first.ok) throw new Error(first.diagnostics[0]?.message);
   const times: number[] = [];
   const cpu: number[] = [];
-  for (let i = 1; i <= 7; i++) {
+  // Odd edits (a label) leave kube-proxy's rules as they were; even ones (a port) change them.
+  const kinds: Record<'label' | 'port', number[]> = { label: [], port: [] };
+  for (let i = 1; i <= 8; i++) {
     const next = edited(text, i);
     if (next === text) throw new Error('the bench edit did not apply');
     const t0 = performance.now();
@@ -46,9 +49,10 @@ function editFigures(services: number, budget: number): void {
     times.push(performance.now() - t0);
     const c = process.cpuUsage(c0);
     cpu.push((c.user + c.system) / 1000);
+    kinds[i % 2 ? 'label' : 'port'].push((c.user + c.system) / 1000);
   }
   console.log(
-    `re-simulation after an edit, ${services} Services: median ${median(times).toFixed(0)} ms (${spread(times)} over ${times.length} edits), CPU ${median(cpu).toFixed(0)} ms   budget ${budget} ms`,
+    `re-simulation after an edit, ${services} Services: median ${median(times).toFixed(0)} ms (${spread(times)} over ${times.length} edits), CPU ${median(cpu).toFixed(0)} ms (a label: ${median(kinds.label).toFixed(0)} ms, a port: ${median(kinds.port).toFixed(0)} ms)   budget ${budget} ms`,
   );
 }
 
@@ -84,7 +88,28 @@ function coldFigures(): void {
     console.log(
       `cold first run in a fresh worker-like process, ${s} Services x ${r}: median ${median(ms).toFixed(0)} ms (${spread(ms)}), CPU ${cpu.toFixed(0)} ms, result sent to the page ${((runs[0]?.bytes ?? 0) / 1e6).toFixed(2)} MB as JSON, clone ${median(runs.map((x) => x.cloneMs)).toFixed(0)} ms   budget ${budget} ms`,
     );
+    phaseFigures(s, r);
   }
+}
+
+/** Where a cold run's CPU time goes: the median of three fresh processes, phase by phase. */
+function phaseFigures(services: number, replicas: number): void {
+  const runs: { phases: Record<string, number>; cpuMs: number }[] = [];
+  for (let i = 0; i < 3; i++)
+    runs.push(
+      JSON.parse(
+        execFileSync('node', [PHASES, String(services), String(replicas)], {
+          encoding: 'utf8',
+          timeout: 120_000,
+        }),
+      ),
+    );
+  const names = Object.keys(runs[0]?.phases ?? {});
+  const of = (n: string) => median(runs.map((x) => x.phases[n] ?? 0));
+  const total = names.reduce((a, n) => a + (n.startsWith('walk, cold') ? 0 : of(n)), 0);
+  console.log(
+    `  its phases, CPU ms (median of 3 processes): ${names.map((n) => `${n} ${of(n)}`).join(', ')}; the engine's iptables parse is ${((100 * of('parse')) / Math.max(1, total)).toFixed(0)} % of the phases' sum (the cold walk is generate + parse + the walk)`,
+  );
 }
 
 function cliFigures(services: number): void {
@@ -139,6 +164,24 @@ function cpuOfRun(file: string): string {
   return cpu.length ? `, CPU ${median(cpu).toFixed(0)} ms` : '';
 }
 
+/**
+ * The page's figures (main-thread tasks while pasting and typing, the first diagram with a saved
+ * edit) come from Chromium: e2e/freeze.spec.ts prints them; run here on the built site.
+ */
+function browserFigures(): void {
+  if (process.env.BENCH_NO_BROWSER) return;
+  // Playwright's own command line, run by this node (no npx: .ci/run installs no other program).
+  const cli = 'node_modules/@playwright/test/cli.js';
+  const r = spawnSync(process.execPath, [cli, 'test', 'e2e/freeze.spec.ts', '--reporter=line'], {
+    encoding: 'utf8',
+    timeout: 900_000,
+  });
+  const lines = `${r.stdout}`
+    .split('\n')
+    .filter((l) => /load [\d.]+x the cores/.test(l) || /^\s+\d+ (passed|failed)/.test(l));
+  console.log(`\nthe page, in Chromium (e2e/freeze.spec.ts):\n${lines.join('\n') || r.stderr}`);
+}
+
 export function benchLabEdits(): void {
   console.log(
     `load average ${loadavg()
@@ -149,4 +192,5 @@ export function benchLabEdits(): void {
   editFigures(1000, 300);
   editFigures(5000, 1000);
   cliFigures(5000);
+  browserFigures();
 }

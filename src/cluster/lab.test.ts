@@ -43,4 +43,26 @@ describe('runLab', () => {
     );
     expect(chains.has('nat-prerouting')).toBe(true);
   }, 120_000);
+  it('gives rules that follow every edit that changes them, and only those', () => {
+    const text = bigManifests(30, 1);
+    const first = runLab({ scenario, validate: false, path, manifests: text });
+    // A label changes nothing kube-proxy writes: the same text.
+    const label = runLab({
+      scenario,
+      validate: false,
+      path,
+      manifests: text.replace('name: svc-7\n', 'name: svc-7\n  labels: { edit: "1" }\n'),
+    });
+    expect(label.rules).toEqual(first.rules);
+    // A port does: the node's rules say so on the very next run, and again once undone.
+    const port = runLab({
+      scenario,
+      validate: false,
+      path,
+      manifests: text.replace(/(name: svc-7\n[\s\S]*?port: )80,/, '$18007,'),
+    });
+    expect(port.rules['cp-1']).toContain('--dport 8007');
+    expect(first.rules['cp-1']).not.toContain('--dport 8007');
+    expect(runLab({ scenario, validate: false, path, manifests: text }).rules).toEqual(first.rules);
+  });
 });

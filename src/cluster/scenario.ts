@@ -228,8 +228,10 @@ export function loadScenario(
   for (const p of checkable ? scenarioProblems(def) : [])
     diagnostics.push(diag(doc.span(p.path), p.path.join('.'), p.message));
   if (diagnostics.some((d) => d.severity === 'error')) return { scenario: null, diagnostics };
-  const lines = text.split('\n');
-  const blockAt = (path: readonly (string | number)[]) => blockStart(lines, doc.span(path));
+  // Split only for a position (a 5,000-Service scenario is 140,000 lines).
+  let lines: string[] | null = null;
+  const blockAt = (path: readonly (string | number)[]) =>
+    blockStart((lines ??= text.split('\n')), doc.span(path));
   return {
     scenario: {
       def,

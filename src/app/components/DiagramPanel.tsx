@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { isBig, useDeferredWhen } from './defer.ts';
 import { useTranslation } from 'react-i18next';
 import { useLab } from './context.tsx';
 import { stepsOf } from '../store/lab-store.ts';
@@ -36,6 +37,15 @@ export type DiagramCommand = 'follow' | 'overview' | 'zoom-in' | 'zoom-out' | 'c
  * header, the mini-map and the conntrack table drawer. `compact` (embeds): no toolbar row, one
  * camera button on the diagram, and the page keeps the wheel (zoom is Ctrl/⌘ + wheel).
  */
+/** The result and the place in it, as one value that changes when any of them does. */
+function useLabShown() {
+  const result = useLab((s) => s.result);
+  const steps = useLab(stepsOf);
+  const step = useLab((s) => s.doc.step);
+  const run = useLab((s) => s.doc.run);
+  return useMemo(() => ({ result, steps, step, run }), [result, steps, step, run]);
+}
+
 export function DiagramPanel({
   lead,
   trail,
@@ -52,12 +62,13 @@ export function DiagramPanel({
   const panelRef = useRef<HTMLDivElement>(null);
   const inst = useRef<DiagramInstance | null>(null);
   const drawn = useRef<unknown>(null);
-  const result = useLab((s) => s.result);
   const scenario = useLab((s) => s.scenario);
   const doc = useLab((s) => s.doc);
-  const steps = useLab(stepsOf);
-  const step = doc.step;
-  const run = doc.run;
+  // A big result is drawn after the rest of the page (defer.ts): its arrival is then two tasks,
+  // the page's panels and the diagram, not one long one. Result, steps, step and run change
+  // together, so the diagram never mixes two results.
+  const current = useLabShown();
+  const { result, steps, step, run } = useDeferredWhen(current, isBig(current.result?.choices));
   const stale = useLab((s) => s.stale);
   // Stale because the newest run did not finish (time, crash), not because the YAML is wrong.
   const unfinished = useLab((s) => s.failure !== null);

@@ -35,6 +35,7 @@ export function EditorPane({
   const running = useLab((s) => s.running);
   const failure = useLab((s) => s.failure);
   const ms = useLab((s) => s.lastMs);
+  const cached = useLab((s) => s.lastCached);
   const { setManifests, resetManifests } = useActions();
   const [reveal, setReveal] = useState<EditorProps['reveal']>(null);
   const diagnostics = all.filter((d) => d.source === 'manifests');
@@ -100,7 +101,7 @@ export function EditorPane({
           <span className="muted">{t('status.running')}</span>
         ) : ms !== null ? (
           <span className="muted" data-testid="status-ms">
-            ✓ {t('status.ms', { ms: Math.max(1, Math.round(ms)) })}
+            ✓ {t(cached ? 'status.cached' : 'status.ms', { ms: Math.max(1, Math.round(ms)) })}
           </span>
         ) : null}
       </div>

@@ -1,34 +1,23 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useActions, useLab } from './context.tsx';
+import { choiceLists } from '../worker/choices.ts';
+import { isBig, useDeferredWhen } from './defer.ts';
 
-/** Options a picker lists at most; past that a filter narrows them (a native select stays fast). */
+/**
+ * Options a picker lists at most; past that a filter narrows them (a native select stays fast).
+ * The lists are searched where they arrived, as columns of strings (worker/choices.ts).
+ */
 export const PICKER_MAX = 150;
-
-/** The options to list: those matching the filter, at most PICKER_MAX, the chosen one always. */
-export function bounded<T extends { id: string; label: string }>(
-  all: readonly T[],
-  filter: string,
-  chosen: string,
-): { shown: T[]; more: number } {
-  if (all.length <= PICKER_MAX && !filter) return { shown: [...all], more: 0 };
-  const f = filter.trim().toLowerCase();
-  const shown: T[] = [];
-  let matching = 0;
-  for (const o of all) {
-    if (f && !o.label.toLowerCase().includes(f) && !o.id.toLowerCase().includes(f)) continue;
-    matching++;
-    if (shown.length < PICKER_MAX || o.id === chosen) shown.push(o);
-  }
-  return { shown, more: matching - shown.length };
-}
 
 const IP_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]):(\d{1,5})$/;
 
 /** Sender and destination from what the model offers (LabResult.choices), or ip:port typed. */
 export function PathPicker() {
   const { t } = useTranslation();
-  const choices = useLab((s) => s.result?.choices ?? null);
+  // A big result's choices render after the rest of the page (defer.ts).
+  const current = useLab((s) => s.result?.choices ?? null);
+  const choices = useDeferredWhen(current, isBig(current));
   const path = useLab((s) => s.doc.path);
   const probe = useLab((s) => s.result?.probe ?? null);
   const { setPath } = useActions();
@@ -45,14 +34,25 @@ export function PathPicker() {
     return () => window.removeEventListener('keydown', key);
   }, [typing]);
   const [filter, setFilter] = useState('');
-  const allSenders = choices?.senders ?? [];
-  const allDests = choices?.destinations ?? [];
+  const lists = useMemo(() => (choices ? choiceLists(choices) : null), [choices]);
   const from = path?.from ?? probe?.from ?? '';
   const to = path?.to ?? probe?.to ?? '';
-  const big = allSenders.length > PICKER_MAX || allDests.length > PICKER_MAX;
-  const { shown: senders, more: moreSenders } = bounded(allSenders, filter, from);
-  const { shown: dests, more: moreDests } = bounded(allDests, filter, to);
+  const nSenders = lists?.senders.length ?? 0;
+  const nDests = lists?.destinations.length ?? 0;
+  const big = nSenders > PICKER_MAX || nDests > PICKER_MAX;
+  const none = { shown: [], more: 0 };
+  const { shown: senders, more: moreSenders } =
+    lists?.senders.bounded(filter, from, PICKER_MAX) ?? none;
+  const { shown: dests, more: moreDests } =
+    lists?.destinations.bounded(filter, to, PICKER_MAX) ?? none;
   const known = dests.some((d) => d.id === to);
+  // A few kinds for up to 300 options: each translated once per render, not once per option.
+  const kinds = new Map<string, string>();
+  const kindText = (key: string) => {
+    let v = kinds.get(key);
+    if (v === undefined) kinds.set(key, (v = t(key)));
+    return v;
+  };
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -75,7 +75,7 @@ export function PathPicker() {
           {!senders.some((s) => s.id === from) && from && <option value={from}>{from}</option>}
           {senders.map((s) => (
             <option key={s.id} value={s.id}>
-              {t(`kind.${s.kind}`)} · {s.label}
+              {kindText(`kind.${s.kind}`)} · {s.label}
             </option>
           ))}
           {moreSenders > 0 && (
@@ -98,7 +98,7 @@ export function PathPicker() {
           {!known && <option value="">{to ? `${t('dest.custom')} · ${to}` : '—'}</option>}
           {dests.map((d) => (
             <option key={d.id} value={d.id}>
-              {t(`dest.${d.kind}`)} · {d.label}
+              {kindText(`dest.${d.kind}`)} · {d.label}
             </option>
           ))}
           {moreDests > 0 && (
@@ -114,7 +114,7 @@ export function PathPicker() {
           className="path-filter"
           data-testid="path-filter"
           value={filter}
-          placeholder={t('path.filter', { count: allSenders.length + allDests.length })}
+          placeholder={t('path.filter', { count: nSenders + nDests })}
           aria-label={t('path.filterLabel')}
           onChange={(e) => setFilter(e.target.value)}
         />

@@ -72,6 +72,7 @@ export const UI_EN = {
   'notice.runToEnd': 'Run it to the end',
   'status.running': 'Simulating…',
   'status.ms': 'simulated in {ms} ms',
+  'status.cached': 'result kept in this browser from an earlier run, read in {ms} ms',
   'status.timeout': 'The simulation was stopped before it finished.',
   'status.crash':
     'The simulation stopped unexpectedly ({message}). It was restarted; edit to try again.',

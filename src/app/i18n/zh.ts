@@ -67,6 +67,7 @@ export const UI_ZH: Record<UiKey, string> = {
   'notice.runToEnd': '运行到结束',
   'status.running': '正在模拟…',
   'status.ms': '模拟用时 {ms} 毫秒',
+  'status.cached': '结果取自本浏览器保存的上次模拟，读取用时 {ms} 毫秒',
   'status.timeout': '模拟在完成前被停止。',
   'status.crash': '模拟意外中止（{message}）。已自动重启；修改内容即可重试。',
   'status.exception': '模拟失败：{message}',

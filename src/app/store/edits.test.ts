@@ -150,6 +150,45 @@ describe('storage that does not save', () => {
   });
 });
 
+describe('a big edit', () => {
+  const BIG = `${MINE}${'# a long comment line to make the text big\n'.repeat(60)}`;
+
+  it('is written when the page is hidden or left, not after each pause in typing', async () => {
+    let hidden = false;
+    const kv = new MemoryStorage();
+    const lab = open(kv, '', { bigText: 1000, hidden: () => hidden });
+    lab.store.actions.setManifests(BIG);
+    await tick(20);
+    expect(loadEdit(kv, '000-vip22', null)).toBeNull();
+    // Another tab shown, the window minimised: the page is hidden, the edit is written.
+    lab.events.dispatchEvent(new Event('visibilitychange'));
+    expect(loadEdit(kv, '000-vip22', null)).toBeNull();
+    hidden = true;
+    lab.events.dispatchEvent(new Event('visibilitychange'));
+    expect(loadEdit(kv, '000-vip22', null)).toBe(BIG);
+    // Typing on, then leaving (reload, close): written on the way out.
+    hidden = false;
+    lab.store.actions.setManifests(`${BIG}# more\n`);
+    await tick(20);
+    expect(loadEdit(kv, '000-vip22', null)).toBe(BIG);
+    lab.events.dispatchEvent(new Event('pagehide'));
+    expect(loadEdit(kv, '000-vip22', null)).toBe(`${BIG}# more\n`);
+  });
+
+  it('is written before the lab switches to another scenario or goes away', async () => {
+    const kv = new MemoryStorage();
+    const lab = open(kv, '', { bigText: 1000, hidden: () => false });
+    lab.store.actions.setManifests(BIG);
+    await tick(20);
+    lab.store.actions.loadScenario(readScenario('001-other', SCENARIO));
+    expect(loadEdit(kv, '000-vip22', null)).toBe(BIG);
+    lab.store.actions.loadScenario(entry);
+    lab.store.actions.setManifests(`${BIG}# again\n`);
+    lab.c.dispose();
+    expect(loadEdit(kv, '000-vip22', null)).toBe(`${BIG}# again\n`);
+  });
+});
+
 describe('two tabs on one scenario', () => {
   const storageEvent = (key: string, newValue: string | null) => {
     const e = new Event('storage') as Event & { key: string; newValue: string | null };

@@ -50,6 +50,8 @@ export interface LabState {
     readonly message: string;
   } | null;
   readonly lastMs: number | null;
+  /** The last result was kept from an earlier run of the same input (not simulated now). */
+  readonly lastCached: boolean;
   /**
    * The run in flight passed the time limit: `asked`, the lab asks whether to wait; `waiting`,
    * the user chose to wait for it.
@@ -141,6 +143,7 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
     running: false,
     failure: null,
     lastMs: null,
+    lastCached: false,
     slow: null,
     playing: false,
     speed: 1,
@@ -279,6 +282,7 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
           diagnostics: r.diagnostics,
           stale: get().result !== null,
           lastMs: o.ms,
+          lastCached: o.cached === true,
         });
         return;
       }
@@ -289,6 +293,7 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
         diagnostics: r.diagnostics,
         stale: false,
         lastMs: o.ms,
+        lastCached: o.cached === true,
       });
       // Keep the user's place while they edit; clamp it to the new trace.
       const runs = r.runs.length;

@@ -3,7 +3,6 @@ import { createLabClient, type WorkerLike } from './client.ts';
 import { createLabHandler } from './handler.ts';
 import type { CheckExercise, RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { podResult } from '../testing/lab-fixtures.ts';
-import { toWire } from './view.ts';
 
 /** A fake worker running the real handler; `mode` makes it hang or crash. */
 class FakeWorker implements WorkerLike {
@@ -19,9 +18,12 @@ class FakeWorker implements WorkerLike {
   ) {
     this.handler = createLabHandler(
       runLab,
-      // Through the wire format, as the real worker posts.
+      // Cloned, as the real worker's postMessage does (a value that cannot be cloned fails here).
       (r) =>
-        setTimeout(() => this.onmessage?.({ data: toWire(r) } as MessageEvent<WorkerResponse>), 1),
+        setTimeout(
+          () => this.onmessage?.({ data: structuredClone(r) } as MessageEvent<WorkerResponse>),
+          1,
+        ),
       (fn) => setTimeout(fn, 0),
       check,
     );

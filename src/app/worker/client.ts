@@ -9,7 +9,6 @@
  * afresh): what protects an embedded lab from a run that never ends.
  */
 import { checkRequest, runRequest } from './handler.ts';
-import { fromWire } from './view.ts';
 import type {
   CheckExercise,
   CheckInput,
@@ -130,7 +129,7 @@ export function createLabClient(opts: LabClientOptions): LabClient {
     }
     starts++;
     w.onmessage = (e) => {
-      const msg = fromWire(e.data);
+      const msg = e.data;
       if (checking && msg.id === checking.id) {
         if (msg.type === 'checked') settleCheck({ kind: 'report', report: msg.report, ms: msg.ms });
         else if (msg.type === 'cancelled') settleCheck({ kind: 'cancelled' });
@@ -139,7 +138,13 @@ export function createLabClient(opts: LabClientOptions): LabClient {
       }
       const p = pending;
       if (!p || msg.id !== p.id) return; // an answer for a run nobody waits for any more
-      if (msg.type === 'result') settle(p, { kind: 'result', result: msg.result, ms: msg.ms });
+      if (msg.type === 'result')
+        settle(p, {
+          kind: 'result',
+          result: msg.result,
+          ms: msg.ms,
+          ...(msg.cached ? { cached: true } : {}),
+        });
       else if (msg.type === 'cancelled') settle(p, { kind: 'cancelled' });
       else if (msg.type === 'error')
         settle(p, { kind: 'error', reason: 'exception', message: msg.message });

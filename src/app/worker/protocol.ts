@@ -41,6 +41,8 @@ export type WorkerResponse =
       readonly id: number;
       readonly result: LabView;
       readonly ms: number;
+      /** Kept from an earlier run of exactly this input (result-cache.ts), not simulated now. */
+      readonly cached?: boolean;
     }
   | { readonly type: 'cancelled'; readonly id: number }
   | { readonly type: 'error'; readonly id: number; readonly message: string }
@@ -53,7 +55,12 @@ export type WorkerResponse =
 
 /** What a caller of the client gets back for one run. */
 export type RunOutcome =
-  | { readonly kind: 'result'; readonly result: LabView; readonly ms: number }
+  | {
+      readonly kind: 'result';
+      readonly result: LabView;
+      readonly ms: number;
+      readonly cached?: boolean;
+    }
   | { readonly kind: 'cancelled' }
   | {
       readonly kind: 'error';

@@ -67,13 +67,26 @@ class PlainReader {
   private i = 0;
   /** Collections open around the one being read (block and flow alike). */
   private depth = 0;
+  /**
+   * Content lines, split as the reader reaches them: a block scalar's lines are text, never
+   * split (a scenario's 2.6 MB `manifests: |` is 140,000 of them).
+   */
+  private readonly lines: Line[] = [];
+  /** Where the next line to split starts. */
+  private scan = 0;
 
   constructor(
     private readonly s: string,
-    private readonly lines: Line[],
     /** Deeper than this is `yaml`'s to read, which reports it where it happens. */
     private readonly maxDepth: number,
   ) {}
+
+  /** Line `i`, split from the text if not yet; undefined past the last one. */
+  private line(i: number): Line | undefined {
+    while (this.lines.length <= i && this.scan < this.s.length)
+      this.scan = nextLine(this.s, this.scan, this.lines);
+    return this.lines[i];
+  }
 
   private nest<T>(read: () => T): T {
     if (++this.depth > this.maxDepth) throw DECLINE;
@@ -83,15 +96,15 @@ class PlainReader {
   }
 
   read(): unknown {
-    const first = this.lines[0];
+    const first = this.line(0);
     if (!first) throw DECLINE;
     const v = this.node();
-    if (this.i < this.lines.length) throw DECLINE;
+    if (this.line(this.i)) throw DECLINE;
     return v;
   }
 
   private get cur(): Line | undefined {
-    return this.lines[this.i];
+    return this.line(this.i);
   }
 
   private isItem(l: Line): boolean {
@@ -257,7 +270,9 @@ class PlainReader {
     let p = s.indexOf('\n', a);
     if (p < 0) throw DECLINE;
     p++;
-    const out: string[] = [];
+    const first = p;
+    /** End of the last line with content: empty lines after it are not part of the text. */
+    let last = -1;
     let n = -1;
     let leading = 0;
     while (p < s.length) {
@@ -271,7 +286,6 @@ class PlainReader {
         // An empty line: part of the text; spaces past the indentation would be content.
         if (n < 0) leading = Math.max(leading, spaces);
         else if (spaces > n) throw DECLINE;
-        out.push('');
       } else {
         if (n < 0) {
           n = spaces;
@@ -280,16 +294,21 @@ class PlainReader {
         if (spaces < n) break;
         // Folding keeps more-indented lines as they are: left to `yaml`.
         if (folded && spaces > n) throw DECLINE;
-        out.push(s.slice(p + n, e));
+        last = e;
       }
       p = e + 1;
     }
     if (n < 0) throw DECLINE;
-    while (out.length && out[out.length - 1] === '') out.pop();
-    if (folded && out[0] === '') throw DECLINE;
-    // The lines inside the scalar are text, not structure: step over them.
-    while (this.i + 1 < this.lines.length && (this.lines[this.i + 1] as Line).start < p) this.i++;
-    const body = folded ? fold(out) : out.join('\n');
+    const raw = s.slice(first, last);
+    // What the line splitter declines anywhere else: tabs, carriage returns, control characters.
+    if (CONTROL.test(raw)) throw DECLINE;
+    // Every line with content is indented by at least n, every empty one by at most n.
+    const lines = raw.replace(dedent(n), '');
+    if (folded && lines.startsWith('\n')) throw DECLINE;
+    // The lines inside the scalar are text, not structure: splitting goes on after them.
+    this.lines.length = this.i + 1;
+    this.scan = p;
+    const body = folded ? fold(lines.split('\n')) : lines;
     return strip ? body : `${body}\n`;
   }
 
@@ -408,40 +427,48 @@ function isPlainStart(s: string, a: number, end: number): boolean {
   return c !== 63 && c !== COLON;
 }
 
+/** Characters the plain reader leaves to `yaml` (a line break aside). */
+// Control characters are what this expression is for.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f\ufeff]/;
+
+const dedents = new Map<number, RegExp>();
+/** Removes up to `n` spaces at the start of every line. */
+function dedent(n: number): RegExp {
+  let r = dedents.get(n);
+  if (!r) dedents.set(n, (r = new RegExp(`^ {0,${n}}`, 'gm')));
+  return r;
+}
+
 /**
- * Splits a document into content lines. Declines for tabs, carriage returns, control characters,
- * a byte-order mark, directives and document markers past the first line.
+ * Splits the line at `p` into `into` when it has content; returns where the next line starts.
+ * Declines for tabs, carriage returns, control characters, a byte-order mark, directives and
+ * document markers past the first line.
  */
-function linesOf(s: string): Line[] | undefined {
-  const lines: Line[] = [];
-  let p = 0;
-  const n = s.length;
-  while (p < n) {
-    let e = s.indexOf('\n', p);
-    if (e < 0) e = n;
-    let a = p;
-    while (a < e && s.charCodeAt(a) === SPACE) a++;
-    let b = e;
-    while (b > a && s.charCodeAt(b - 1) === SPACE) b--;
-    for (let k = a; k < b; k++) {
-      const c = s.charCodeAt(k);
-      if (c < 32 || c === 127 || c === 0xfeff) return undefined;
-    }
-    const c = s.charCodeAt(a);
-    if (
-      a === p &&
-      (c === 37 || ((c === DASH || c === 46) && s.startsWith(c === DASH ? '---' : '...', a)))
-    ) {
-      // `---` opens the piece (splitStream puts it first); anything after it is left to `yaml`.
-      if (p !== 0 || c !== DASH) return undefined;
-      const after = skipSpaces(s, a + 3, b);
-      if (after < b && (after === a + 3 || s.charCodeAt(after) !== HASH)) return undefined;
-    } else if (a < b && c !== HASH) {
-      lines.push({ start: a, end: b, indent: a - p });
-    }
-    p = e + 1;
+function nextLine(s: string, p: number, into: Line[]): number {
+  let e = s.indexOf('\n', p);
+  if (e < 0) e = s.length;
+  let a = p;
+  while (a < e && s.charCodeAt(a) === SPACE) a++;
+  let b = e;
+  while (b > a && s.charCodeAt(b - 1) === SPACE) b--;
+  for (let k = a; k < b; k++) {
+    const c = s.charCodeAt(k);
+    if (c < 32 || c === 127 || c === 0xfeff) throw DECLINE;
   }
-  return lines;
+  const c = s.charCodeAt(a);
+  if (
+    a === p &&
+    (c === 37 || ((c === DASH || c === 46) && s.startsWith(c === DASH ? '---' : '...', a)))
+  ) {
+    // `---` opens the piece (splitStream puts it first); anything after it is left to `yaml`.
+    if (p !== 0 || c !== DASH) throw DECLINE;
+    const after = skipSpaces(s, a + 3, b);
+    if (after < b && (after === a + 3 || s.charCodeAt(after) !== HASH)) throw DECLINE;
+  } else if (a < b && c !== HASH) {
+    into.push({ start: a, end: b, indent: a - p });
+  }
+  return e + 1;
 }
 
 /**
@@ -449,10 +476,8 @@ function linesOf(s: string): Line[] | undefined {
  * (including pieces with no content, whose document count `yaml` decides).
  */
 export function readPlainYaml(text: string, maxDepth = 100): unknown {
-  const lines = linesOf(text);
-  if (!lines?.length) return undefined;
   try {
-    return new PlainReader(text, lines, maxDepth).read();
+    return new PlainReader(text, maxDepth).read();
   } catch (e) {
     if (e === DECLINE) return undefined;
     throw e;

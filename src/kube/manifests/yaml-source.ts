@@ -252,24 +252,40 @@ function parsePiece(text: string): ParsedPiece {
  * with directives (`%`) or document-end markers (`...`) are parsed whole.
  */
 export function splitStream(text: string): { text: string; line: number }[] | null {
-  if (/^(%|\.\.\.(\s|$))/m.test(text)) return null;
+  if (hasDirectiveOrEnd(text)) return null;
   const pieces: { text: string; line: number }[] = [];
-  const marker = /^---(?=[ \t\r\n]|$)/gm;
   let start = 0;
   let startLine = 1;
   let line = 1;
   let scanned = 0;
-  for (let m = marker.exec(text); m; m = marker.exec(text)) {
-    if (m.index === 0) continue;
-    for (let i = text.indexOf('\n', scanned); i >= 0 && i < m.index; i = text.indexOf('\n', i + 1))
+  // indexOf, not a multi-line regular expression: a 2.4 MB stream of 10,000 documents.
+  for (let nl = text.indexOf('\n---'); nl >= 0; nl = text.indexOf('\n---', nl + 1)) {
+    const at = nl + 1;
+    if (!markerEnds(text, at + 3)) continue;
+    for (let i = text.indexOf('\n', scanned); i >= 0 && i < at; i = text.indexOf('\n', i + 1))
       line++;
-    scanned = m.index;
-    pieces.push({ text: text.slice(start, m.index), line: startLine });
-    start = m.index;
+    scanned = at;
+    pieces.push({ text: text.slice(start, at), line: startLine });
+    start = at;
     startLine = line;
   }
   pieces.push({ text: text.slice(start), line: startLine });
   return pieces;
+}
+
+/** After `---` (or `...`): a space, tab, line break or the end, as a document marker needs. */
+function markerEnds(text: string, p: number): boolean {
+  const c = text.charCodeAt(p);
+  return Number.isNaN(c) || c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+/** A line starting with `%` (a directive) or `...` (a document end marker). */
+function hasDirectiveOrEnd(text: string): boolean {
+  if (text.startsWith('%') || (text.startsWith('...') && markerEnds(text, 3))) return true;
+  if (text.includes('\n%')) return true;
+  for (let p = text.indexOf('\n...'); p >= 0; p = text.indexOf('\n...', p + 1))
+    if (markerEnds(text, p + 4)) return true;
+  return false;
 }
 
 const shift = (s: Span, lines: number): Span =>
