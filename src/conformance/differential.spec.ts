@@ -489,6 +489,17 @@ const WORDS = [
   'comment',
   'hashlimit',
   '--foo',
+  // What decides whether a word needs quotes (the tokenizer's one-pass check): tabs, quotes,
+  // backslashes, white space and letters outside ASCII.
+  '\t',
+  '"tab\there"',
+  "o'k",
+  'a\\b',
+  '"q\\"x"',
+  'é',
+  '"\u00a0"',
+  'x\u3000y',
+  '\r',
 ];
 const word = fc.oneof(fc.constantFrom(...WORDS), fc.string({ maxLength: 5 }));
 const CHAINS = ['INPUT', 'X', 'PREROUTING', 'POSTROUTING', 'OUTPUT', 'FORWARD'];

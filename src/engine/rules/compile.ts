@@ -295,8 +295,8 @@ export function compileRule(body: RuleBody, at: RulePlace): CompiledRule | Diagn
         compileCore(item, cx, headers, slot);
         continue;
       }
-      if (isStatefulModule(item.name)) stateful = true;
       const ext = item.ext;
+      if (isStatefulModule(item.name, ext)) stateful = true;
       if (!ext || !ext.supported) cx.add({ unsupported: `match module '${item.name}'` });
       else ext.compile(item, cx);
     }

@@ -77,14 +77,19 @@ class RulesetReader {
   line(raw: string, lineNo: number, start: number): void {
     this.lineNo = lineNo;
     this.lineStart = start;
-    const trimmed = raw.trim();
+    // A line that starts and ends with a printable ASCII character has nothing to trim: no
+    // call to trim (the usual line of a dump).
+    const c0 = raw.charCodeAt(0);
+    const cn = raw.charCodeAt(raw.length - 1);
+    const bare = c0 > 32 && c0 < 127 && cn > 32 && cn < 127;
+    const trimmed = bare ? raw : raw.trim();
     if (trimmed === '') return;
     const first = trimmed.charCodeAt(0);
     if (first === 35 /* # */) {
       this.pendingComments.push(trimmed);
       return;
     }
-    const indent = raw.length - raw.trimStart().length;
+    const indent = bare ? 0 : raw.length - raw.trimStart().length;
     if (first === 42 /* * */) return this.openTable(trimmed, indent);
     if (trimmed === 'COMMIT') return this.commit(indent);
     const table = this.table;
@@ -197,8 +202,8 @@ class RulesetReader {
       counters,
       this.lineNo,
     );
-    table.chains.set(name, chain);
-    table.chainOrder.push(name);
+    table.chains.set(chain.name, chain);
+    table.chainOrder.push(chain.name);
   }
 
   /** The chain a command names (word `k`), or null with a diagnostic. */

@@ -95,10 +95,11 @@ export class RuleColumns {
     d[at + TEXT_END] = end;
     d[at + INFO] = 0;
     d[at + NEXT] = -1;
-    if (text === null) this.texts.delete(id);
-    else this.texts.set(id, text);
-    if (counters === null) this.counterTexts.delete(id);
-    else this.counterTexts.set(id, counters);
+    // Usually both null and both maps empty: no map operation per rule.
+    if (text !== null) this.texts.set(id, text);
+    else if (this.texts.size) this.texts.delete(id);
+    if (counters !== null) this.counterTexts.set(id, counters);
+    else if (this.counterTexts.size) this.counterTexts.delete(id);
   }
 
   /** The target's column and `-j`/`-g`, once the rule compiled. */
