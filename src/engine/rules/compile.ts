@@ -49,13 +49,18 @@ export class CompiledRule implements Rule {
   target: TargetOp = NO_TARGET;
   probability: number | null = null;
 
+  /** A field, not a getter: the walk reads it for every rule it passes. */
+  readonly header: number;
+
   constructor(
     private readonly cols: RuleColumns,
     /** Position among its table's rules as read (its header and columns are there). */
     readonly id: number,
     private readonly owner: Chain,
     readonly targetName: string | null,
-  ) {}
+  ) {
+    this.header = id * HEADER_STRIDE;
+  }
 
   get table(): TableName {
     return this.cols.table;
@@ -83,9 +88,6 @@ export class CompiledRule implements Rule {
   }
   get via(): '-j' | '-g' | null {
     return this.cols.via(this.id);
-  }
-  get header(): number {
-    return this.id * HEADER_STRIDE;
   }
   get stateful(): boolean {
     return this.cols.stateful(this.id);
