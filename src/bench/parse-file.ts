@@ -2,10 +2,11 @@
  * The engine's whole-process figure: read one iptables-save file (or, with `--nft`, an nft
  * ruleset), parse and validate it, exit. `npm run bench` runs this bundled file with node,
  * alternating with `iptables-restore --test` (or `nft -c -f`) on the same file, so both
- * numbers include process start-up and reading the file.
+ * numbers include process start-up and reading the file. The file is read as the CLI reads
+ * `--rules FILE` (read-input.ts).
  * Exit 0 when the file loads, 2 when it has errors (as the references exit non-zero).
  */
-import { readFileSync } from 'node:fs';
+import { RULES_LIMIT, readInput } from '../cli/read-input.ts';
 import { parseNftRuleset, parseRuleset } from '../engine/index.ts';
 
 const nft = process.argv.includes('--nft');
@@ -14,7 +15,7 @@ if (!file) {
   process.stderr.write('usage: node parse-file.js [--nft] FILE\n');
   process.exit(2);
 }
-const text = readFileSync(file, 'utf8');
+const text = readInput(file, 'the rules file', RULES_LIMIT);
 const parsed = nft ? parseNftRuleset(text) : parseRuleset(text);
 if (!parsed.ok) {
   const d = parsed.diagnostics.find((x) => x.severity === 'error');

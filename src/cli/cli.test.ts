@@ -67,6 +67,17 @@ describe('files', () => {
     expectBadInput(cli('run', latin1), 'not UTF-8 text; save the scenario file as UTF-8');
   });
 
+  it('a UTF-8 rules file with a BOM and Chinese comments: columns count characters', () => {
+    const zh = file(
+      'zh.rules',
+      '\uFEFF*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -m comment --comment "拒绝" -p tcp --dport x -j DROP\nCOMMIT\n',
+    );
+    expectBadInput(
+      cli('trace', '--rules', zh, ...PACKET),
+      `${zh}:3:43: error: 'x' is not a port or port range`,
+    );
+  });
+
   it('an empty, invalid or alias-bomb host file', () => {
     const empty = file('empty.yaml', '');
     expectBadInput(cli('trace', '--host', empty, ...PACKET), `${empty}: the host file is empty`);

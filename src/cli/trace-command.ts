@@ -8,6 +8,7 @@ import {
   parseRuleset,
   simulate,
   type HostSpec,
+  type ParseResult,
   type ProbeSpec,
   type Simulation,
 } from '../engine/index.ts';
@@ -17,22 +18,31 @@ import { choicesText, enumerationLines, outcomeText, traceLines } from './format
 import { LocatedErrors, UsageError, hostFromArgs, parseSeed, probeFromArgs } from './host-args.ts';
 import { loadHostFile, type LoadedHost } from './host-file.ts';
 
-/** Reads and checks a rules file; its warnings are printed, its errors end the command. */
-function readRules(path: string, family: 4 | 6, io: CliIo): string {
+/**
+ * Reads and checks a rules file; its warnings are printed, its errors end the command. The parse
+ * is kept in `parsed` for buildNetwork, which then does not read the file a second time.
+ */
+function readRules(
+  path: string,
+  family: 4 | 6,
+  io: CliIo,
+  parsed: Map<string, ParseResult>,
+): string {
   const text = readInput(
     path,
     family === 4 ? 'the rules file' : 'the IPv6 rules file',
     FILE_LIMITS.rules,
   );
   const label = path === '-' ? 'stdin' : path;
-  const parsed = parseRuleset(text, { family });
-  const lines = parsed.diagnostics.map(
+  const result = parseRuleset(text, { family });
+  const lines = result.diagnostics.map(
     (d) =>
       `${label}:${d.line}:${d.column}: ${d.severity}: ${d.message}${d.hint ? `\n  hint: ${d.hint}` : ''}`,
   );
-  if (parsed.diagnostics.some((d) => d.severity === 'error'))
+  if (result.diagnostics.some((d) => d.severity === 'error'))
     throw new LocatedErrors(lines.join('\n'));
   for (const l of lines) io.err(`${l}\n`);
+  parsed.set(text, result);
   return text;
 }
 
@@ -77,8 +87,9 @@ export function hostTraceCommand(argv: string[], io: CliIo): number {
   const seed = parseSeed(values.seed);
   if ([values.rules, values.rules6, values.host].filter((f) => f === '-').length > 1)
     throw new UsageError('only one of --rules, --rules6 and --host can be read from stdin (-)');
-  const rules = values.rules !== undefined ? readRules(values.rules, 4, io) : undefined;
-  const rules6 = values.rules6 !== undefined ? readRules(values.rules6, 6, io) : undefined;
+  const parsed = new Map<string, ParseResult>();
+  const rules = values.rules !== undefined ? readRules(values.rules, 4, io, parsed) : undefined;
+  const rules6 = values.rules6 !== undefined ? readRules(values.rules6, 6, io, parsed) : undefined;
   let host: LoadedHost | null = null;
   let spec: HostSpec;
   if (values.host !== undefined) {
@@ -107,7 +118,7 @@ export function hostTraceCommand(argv: string[], io: CliIo): number {
       ...(rules6 !== undefined ? { rules6 } : {}),
     };
   }
-  const { network, problems } = buildNetwork({ hosts: [spec] });
+  const { network, problems } = buildNetwork({ hosts: [spec] }, { parsed });
   if (!network) {
     const place = host?.place;
     throw new LocatedErrors(

@@ -17,7 +17,7 @@ export type {
   IpsetSpec,
 } from './host.ts';
 export { buildHost } from './runtime.ts';
-export type { HostProblem, HostRuntime } from './runtime.ts';
+export type { HostProblem, HostRuntime, ParsedRules } from './runtime.ts';
 export { buildNetwork, newNetworkState, cloneNetworkState } from './network.ts';
 export type { Network, NetworkSpec, NetworkState, Outcome, ProbeSpec } from './network.ts';
 export {

@@ -23,6 +23,7 @@ import {
   type HostProblem,
   type HostRuntime,
   type HostState,
+  type ParsedRules,
 } from './runtime.ts';
 import { output, receive, type StackEnv, type StackResult } from './stack.ts';
 import { Tracer, type TraceEvent } from './trace.ts';
@@ -44,7 +45,10 @@ export interface Network {
   readonly arpOwners: Readonly<Record<string, string>>;
 }
 
-export function buildNetwork(spec: NetworkSpec): {
+export function buildNetwork(
+  spec: NetworkSpec,
+  options: { readonly parsed?: ParsedRules } = {},
+): {
   network: Network | null;
   problems: HostProblem[];
 } {
@@ -54,7 +58,7 @@ export function buildNetwork(spec: NetworkSpec): {
   for (const hs of spec.hosts) {
     if (hosts.has(hs.name))
       problems.push({ host: hs.name, field: 'name', message: `two hosts are named ${hs.name}` });
-    const { host, problems: p } = buildHost(hs);
+    const { host, problems: p } = buildHost(hs, options.parsed);
     problems.push(...p);
     if (!host) continue;
     hosts.set(hs.name, host);

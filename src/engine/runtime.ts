@@ -3,7 +3,7 @@ import { cloneConntrack, newConntrackTable, type ConntrackTable } from './conntr
 import { buildHostConfig, type HostConfig, type HostSpec } from './host.ts';
 import { compileIpset, type CompiledSet } from './ipset.ts';
 import { cloneRuleState, newRuleState, type RuleState } from './match-context.ts';
-import { parseRuleset } from './rules/parse.ts';
+import { parseRuleset, type ParseResult } from './rules/parse.ts';
 import type { Diagnostic, Ruleset } from './rules/types.ts';
 import { parseNftRuleset } from './nft/parse.ts';
 import type { NftRuleset } from './nft/types.ts';
@@ -49,14 +49,20 @@ function parsedByText(text: string): ReturnType<typeof parseRuleset> {
   return hit;
 }
 
+/**
+ * Rules files already parsed by the caller, by their text: the CLI reads a file's diagnostics
+ * before it builds the host, and the host then takes that parse instead of reading the file twice.
+ */
+export type ParsedRules = ReadonlyMap<string, ParseResult>;
+
 /** Builds a runtime, or reports every problem found (rules are fully validated). */
 export function buildHost(
   spec: HostSpec,
-  ruleset?: Ruleset,
+  parsedRules?: ParsedRules,
 ): { host: HostRuntime | null; problems: HostProblem[] } {
   if (spec.lazyNftables && !spec.nftables) {
     const { lazyNftables, ...rest } = spec;
-    return withLazyNft(spec, buildHost(rest, ruleset), lazyNftables);
+    return withLazyNft(spec, buildHost(rest, parsedRules), lazyNftables);
   }
   const problems: HostProblem[] = [];
   const { config, problems: cfgProblems } = buildHostConfig(spec);
@@ -64,7 +70,9 @@ export function buildHost(
     problems.push({ host: spec.name, field: p.field, message: p.message });
   const parse = (text: string | undefined, family: 4 | 6, field: string): Ruleset | null => {
     if (!text || text.trim() === '') return null;
-    const parsed = parseRuleset(text, { family });
+    const known = parsedRules?.get(text);
+    const parsed =
+      known && known.ruleset.family === family ? known : parseRuleset(text, { family });
     for (const d of parsed.diagnostics) {
       if (d.severity === 'error')
         problems.push({
@@ -77,8 +85,7 @@ export function buildHost(
     return parsed.ruleset.tables.size === 0 ? null : parsed.ruleset;
   };
   const nft = spec.nftables ? parseNft(spec, spec.nftables, problems) : null;
-  let rs: Ruleset | null = ruleset ?? parse(spec.rules, 4, 'rules');
-  if (rs && rs.tables.size === 0) rs = null;
+  const rs = parse(spec.rules, 4, 'rules');
   const rs6 = parse(spec.rules6, 6, 'rules6');
   const sets = new Map<string, CompiledSet>();
   (spec.ipsets ?? []).forEach((s, i) => {

@@ -13,19 +13,13 @@ import {
   type RuleProto,
   type Unsupported,
 } from './extension.ts';
-import type { HeaderStore } from './header.ts';
+import { HEADER_STRIDE, type HeaderStore } from './header.ts';
 import { clear } from './scratch.ts';
 import type { CoreSpec, RuleBody } from './parse-rule.ts';
 import { isStatefulModule, lookupTarget } from './registry.ts';
-import { NO_TARGET, type JumpTarget, type TargetOp } from './target-op.ts';
-import {
-  BUILTIN_CHAINS,
-  type Chain,
-  type Diagnostic,
-  type Rule,
-  type Table,
-  type TableName,
-} from './types.ts';
+import { NO_TARGET, type TargetOp } from './target-op.ts';
+import type { ChainRec, RuleColumns, TableRec } from './table.ts';
+import { BUILTIN_CHAINS, type Chain, type Diagnostic, type Rule, type TableName } from './types.ts';
 import { IPPROTO, PROTO_NUMBERS, parseAddrOption } from './values.ts';
 import { noOptions } from './xt/standard.ts';
 
@@ -46,24 +40,58 @@ const KNOWN_PROTOS = new Set([
 
 const NO_MATCHES: readonly (Matcher | Unsupported)[] = [];
 
+/**
+ * A compiled rule: its matches and target here, everything else in its table's columns
+ * (table.ts), read through getters. Small objects: 130k of them are made by one dump.
+ */
 export class CompiledRule implements Rule {
   matches = NO_MATCHES;
   target: TargetOp = NO_TARGET;
   probability: number | null = null;
-  stateful = false;
+
+  /** A field, not a getter: the walk reads it for every rule it passes. */
+  readonly header: number;
 
   constructor(
-    readonly table: TableName,
-    readonly chain: string,
-    public index: number,
-    readonly line: number,
-    readonly text: string,
-    readonly counters: string | null,
+    private readonly cols: RuleColumns,
+    /** Position among its table's rules as read (its header and columns are there). */
+    readonly id: number,
+    private readonly owner: Chain,
     readonly targetName: string | null,
-    readonly targetColumn: number,
-    readonly via: '-j' | '-g' | null,
-    readonly header: number,
-  ) {}
+  ) {
+    this.header = id * HEADER_STRIDE;
+  }
+
+  get table(): TableName {
+    return this.cols.table;
+  }
+  get chain(): string {
+    return this.owner.name;
+  }
+  get index(): number {
+    return this.cols.index(this.id);
+  }
+  set index(i: number) {
+    this.cols.setIndex(this.id, i);
+  }
+  get line(): number {
+    return this.cols.line(this.id);
+  }
+  get text(): string {
+    return this.cols.text(this.id);
+  }
+  get counters(): string | null {
+    return this.cols.counters(this.id);
+  }
+  get targetColumn(): number {
+    return this.cols.targetColumn(this.id);
+  }
+  get via(): '-j' | '-g' | null {
+    return this.cols.via(this.id);
+  }
+  get stateful(): boolean {
+    return this.cols.stateful(this.id);
+  }
 }
 
 /**
@@ -191,7 +219,7 @@ function compileCore(item: CoreSpec, cx: RuleCx, headers: HeaderStore, at: numbe
 }
 
 /** The checks iptables-restore makes on the target name before anything else. */
-function checkTargetName(body: RuleBody, table: TableName, to: JumpTarget | undefined): void {
+function checkTargetName(body: RuleBody, table: TableName, to: ChainRec | undefined): void {
   const t = body.target;
   if (!t || to) return;
   if ((BUILTIN_CHAINS[table] as readonly string[]).includes(t.name)) {
@@ -217,67 +245,67 @@ function checkTargetName(body: RuleBody, table: TableName, to: JumpTarget | unde
     fail(t.column, `${t.name} is only valid in the ${tables.join('/')} table, not ${table}`);
 }
 
-function compileTarget(body: RuleBody, cx: RuleCx, to: JumpTarget | undefined): TargetOp {
+function compileTarget(body: RuleBody, cx: RuleCx, to: ChainRec | undefined): TargetOp {
   const t = body.target;
   if (!t) return NO_TARGET;
   if (t.via === '-g' || to) {
     noOptions(t);
     if (!to) return fail(t.column, `-g needs a user-defined chain; '${t.name}' is not one`);
-    return t.via === '-g' ? to.goto : to.jump;
+    return t.via === '-g' ? to.goto() : to.jump();
   }
   const ext = lookupTarget(t.name);
   return ext ? ext.compile(t, cx) : { kind: 'unsupported', what: `target ${t.name}` };
 }
 
 export interface RulePlace {
-  readonly table: Table;
-  readonly chain: Chain;
+  readonly table: TableRec;
+  readonly chain: ChainRec;
   readonly family: 4 | 6;
   readonly index: number;
   readonly line: number;
-  readonly text: string;
+  /** The rule's text is `source[textStart, textEnd)` of the input, unless `text` is given. */
+  readonly textStart: number;
+  readonly textEnd: number;
+  readonly text: string | null;
   readonly counters: string | null;
-  /** User chains declared so far: iptables-restore resolves a jump when it reads the rule. */
-  readonly userChains: ReadonlyMap<string, JumpTarget>;
+}
+
+/** The user chain a target names, if declared so far: iptables-restore resolves a jump then. */
+function userChain(table: TableRec, name: string): ChainRec | undefined {
+  const c = table.chains.get(name);
+  return c && !c.builtin ? c : undefined;
 }
 
 /** Compiles a rule read without syntax errors; a value iptables-restore refuses is a diagnostic. */
 export function compileRule(body: RuleBody, at: RulePlace): CompiledRule | Diagnostic {
-  const headers = at.table.headers;
+  const table = at.table;
+  const headers = table.headers;
   const slot = headers.add();
+  const id = slot / HEADER_STRIDE;
   const t = body.target;
-  const rule = new CompiledRule(
-    at.table.name,
-    at.chain.name,
-    at.index,
-    at.line,
-    at.text,
-    at.counters,
-    t?.name ?? null,
-    t?.column ?? 1,
-    t?.via ?? null,
-    slot,
-  );
+  const to = t ? userChain(table, t.name) : undefined;
+  table.cols.set(id, at.line, at.index, at.textStart, at.textEnd, at.text, at.counters);
+  // A jump names its chain by the chain's own string (the word read is a slice of the line).
+  const rule = new CompiledRule(table.cols, id, at.chain, to ? to.name : (t?.name ?? null));
   const cx = scratch;
   cx.reset(rule, at);
   try {
-    const to = t ? at.userChains.get(t.name) : undefined;
-    checkTargetName(body, at.table.name, to);
+    checkTargetName(body, table.name, to);
     let stateful = false;
     for (const item of body.items) {
       if (item.kind === 'core') {
         compileCore(item, cx, headers, slot);
         continue;
       }
-      if (isStatefulModule(item.name)) stateful = true;
       const ext = item.ext;
+      if (isStatefulModule(item.name, ext)) stateful = true;
       if (!ext || !ext.supported) cx.add({ unsupported: `match module '${item.name}'` });
       else ext.compile(item, cx);
     }
     rule.target = compileTarget(body, cx, to);
     rule.matches = cx.takeMatches();
     rule.probability = cx.probability;
-    rule.stateful = stateful;
+    table.cols.setTarget(id, t?.column ?? 1, t?.via ?? null, stateful);
     return rule;
   } catch (e) {
     headers.dropLast(slot);

@@ -10,6 +10,8 @@ import type { MatchCtx } from '../match-context.ts';
 
 /** Integers per rule: flags, src, src mask, dst, dst mask, proto, in, out, l4 proto, sport, dport. */
 const STRIDE = 11;
+/** A rule's header is at `id * HEADER_STRIDE`: rule ids count the headers added. */
+export const HEADER_STRIDE = STRIDE;
 const FLAGS = 0;
 const SRC = 1;
 const DST = 3;

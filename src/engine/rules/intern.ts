@@ -68,6 +68,8 @@ const COMMON = [
   'KUBE-KUBELET-CANARY',
   'lo',
   'eth0',
+  '-',
+  '[0:0]',
 ];
 
 export class Interner {

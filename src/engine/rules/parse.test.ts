@@ -49,6 +49,23 @@ describe('parseRuleset', () => {
     expect(serializeRuleset(parseRuleset(text).ruleset)).toBe(text);
   });
 
+  it('quotes a word as iptables-save does whatever the characters around it', () => {
+    const textOf = (words: string) =>
+      parseRuleset(
+        `*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -m comment --comment ${words} -j ACCEPT\nCOMMIT\n`,
+      )
+        .ruleset.tables.get('filter')
+        ?.chains.get('INPUT')?.rules[0]?.text;
+    const rule = (comment: string) => `-A INPUT -m comment --comment ${comment} -j ACCEPT`;
+    expect(textOf("o'k")).toBe(rule(`"o'k"`));
+    expect(textOf('a\\b')).toBe(rule('"a\\\\b"'));
+    expect(textOf('x\u00a0y')).toBe(rule('"x\u00a0y"'));
+    expect(textOf('"tab\there"')).toBe(rule('"tab\there"'));
+    expect(textOf('"plain"')).toBe(rule('plain'));
+    expect(textOf('été')).toBe(rule('été'));
+    expect(textOf('"it\\"s"')).toBe(rule('"it\\"s"'));
+  });
+
   it('loads the tcp module implicitly after -p tcp, as iptables does', () => {
     const r = parseRuleset(
       '*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -p tcp --dport 22 -j ACCEPT\nCOMMIT\n',

@@ -5,25 +5,15 @@
  * returned, never thrown.
  */
 import { compileRule, type RulePlace } from './compile.ts';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-import { HeaderStore } from './header.ts';
 import { parseRuleBody } from './parse-rule.ts';
 import { lookupTarget } from './registry.ts';
-import { jumpTarget, type JumpTarget } from './target-op.ts';
 import { IPTABLES_WORDS } from './intern.ts';
+import { ChainRec, TableRec } from './table.ts';
 import { LineTokens } from './tokenize.ts';
-import {
-  BUILTIN_CHAINS,
-  TABLES,
-  type Chain,
-  type Diagnostic,
-  type Rule,
-  type Ruleset,
-  type Table,
-  type TableName,
-} from './types.ts';
+import { BUILTIN_CHAINS, TABLES, type Diagnostic, type Ruleset, type TableName } from './types.ts';
 import { validateTable } from './validate.ts';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export interface ParseResult {
   readonly ruleset: Ruleset;
@@ -42,73 +32,36 @@ export function emptyRuleset(family: 4 | 6 = 4): Ruleset {
   return { family, tables: new Map(), headerComments: new Map(), trailingComments: [] };
 }
 
-function newTable(name: TableName, line: number, family: 4 | 6): Table {
-  return {
-    name,
-    line,
-    headers: new HeaderStore(family),
-    chains: new Map(),
-    chainOrder: [],
-    ruleOrder: [],
-  };
-}
-
-/** Adds the built-in chains a table always has (ACCEPT policy) that the dump did not declare. */
-function addImplicitBuiltins(table: Table): void {
-  for (const hook of BUILTIN_CHAINS[table.name]) {
-    if (table.chains.has(hook)) continue;
-    table.chains.set(hook, {
-      name: hook,
-      builtin: true,
-      declared: false,
-      policy: 'ACCEPT',
-      policyText: 'ACCEPT',
-      counters: '[0:0]',
-      line: table.line,
-      rules: [],
-    });
-  }
-}
-
-function removeFromOrder(table: Table, gone: Set<Rule>): void {
-  const kept = table.ruleOrder.filter((r) => !gone.has(r));
-  table.ruleOrder.length = 0;
-  table.ruleOrder.push(...kept);
-}
-
 /** The reader's state between lines: the open table, its user chains, pending comments. */
 class RulesetReader {
   readonly ruleset: Ruleset;
   readonly diagnostics: Diagnostic[] = [];
-  private table: Table | null = null;
-  /** User chains of the open table declared so far, with the jumps to them. */
-  private userChains = new Map<string, JumpTarget>();
+  private table: TableRec | null = null;
   private pendingComments: string[] = [];
   private readonly tk = new LineTokens(IPTABLES_WORDS);
   private lineNo = 0;
+  /** Where the line being read starts in the text. */
+  private lineStart = 0;
   /** Where the rule being compiled goes; one object reused for every rule. */
   private readonly place: Mutable<RulePlace>;
 
-  constructor(family: 4 | 6) {
+  constructor(
+    family: 4 | 6,
+    /** The whole text: rules keep where their text is in it, not a copy. */
+    private readonly source: string,
+  ) {
     this.ruleset = emptyRuleset(family);
+    const table = new TableRec('filter', 0, family, source);
     this.place = {
-      table: newTable('filter', 0, family),
-      chain: {
-        name: '',
-        builtin: false,
-        declared: false,
-        policy: null,
-        policyText: '-',
-        counters: '',
-        line: 0,
-        rules: [],
-      },
+      table,
+      chain: new ChainRec('', false, false, null, '-', '', 0),
       family,
       index: 0,
       line: 0,
-      text: '',
+      textStart: 0,
+      textEnd: 0,
+      text: null,
       counters: null,
-      userChains: this.userChains,
     };
   }
 
@@ -120,17 +73,23 @@ class RulesetReader {
     );
   }
 
-  /** One line of the file (without its line break). */
-  line(raw: string, lineNo: number): void {
+  /** One line of the file (without its line break), which starts at `start` in the text. */
+  line(raw: string, lineNo: number, start: number): void {
     this.lineNo = lineNo;
-    const trimmed = raw.trim();
+    this.lineStart = start;
+    // A line that starts and ends with a printable ASCII character has nothing to trim: no
+    // call to trim (the usual line of a dump).
+    const c0 = raw.charCodeAt(0);
+    const cn = raw.charCodeAt(raw.length - 1);
+    const bare = c0 > 32 && c0 < 127 && cn > 32 && cn < 127;
+    const trimmed = bare ? raw : raw.trim();
     if (trimmed === '') return;
     const first = trimmed.charCodeAt(0);
     if (first === 35 /* # */) {
       this.pendingComments.push(trimmed);
       return;
     }
-    const indent = raw.length - raw.trimStart().length;
+    const indent = bare ? 0 : raw.length - raw.trimStart().length;
     if (first === 42 /* * */) return this.openTable(trimmed, indent);
     if (trimmed === 'COMMIT') return this.commit(indent);
     const table = this.table;
@@ -155,7 +114,7 @@ class RulesetReader {
         `table ${open.name} (line ${open.line}) has no COMMIT before *${name}`,
         'Add a COMMIT line to close it.',
       );
-      addImplicitBuiltins(open);
+      open.close();
     }
     this.table = null;
     if (!(TABLES as readonly string[]).includes(name)) {
@@ -166,8 +125,7 @@ class RulesetReader {
     const rs = this.ruleset;
     if (rs.tables.has(tname))
       this.error(indent + 1, `table ${tname} appears twice`, 'Merge both sections into one.');
-    this.table = newTable(tname, this.lineNo, rs.family);
-    this.userChains = new Map();
+    this.table = new TableRec(tname, this.lineNo, rs.family, this.source);
     rs.tables.set(tname, this.table);
     rs.headerComments.set(tname, this.pendingComments);
     this.pendingComments = [];
@@ -180,12 +138,12 @@ class RulesetReader {
         'COMMIT outside of a table',
         'Start a table with a line such as *filter.',
       );
-    else addImplicitBuiltins(this.table);
+    else this.table.close();
     this.table = null;
   }
 
   /** `:NAME POLICY [packets:bytes]` */
-  private chainLine(table: Table, trimmed: string, indent: number): void {
+  private chainLine(table: TableRec, trimmed: string, indent: number): void {
     const tk = this.tk;
     if (!tk.read(trimmed.slice(1)) || tk.count === 0) {
       this.error(indent + 1, 'chain line needs a name', 'For example :KUBE-SERVICES - [0:0]');
@@ -198,7 +156,7 @@ class RulesetReader {
   }
 
   private declareChain(
-    table: Table,
+    table: TableRec,
     name: string,
     policy: string,
     counters: string,
@@ -235,23 +193,21 @@ class RulesetReader {
       );
       return;
     }
-    const chain: Chain = {
+    const chain = new ChainRec(
       name,
       builtin,
-      declared: true,
-      policy: builtin ? (policy === 'DROP' ? 'DROP' : 'ACCEPT') : null,
-      policyText: policy,
+      true,
+      builtin ? (policy === 'DROP' ? 'DROP' : 'ACCEPT') : null,
+      policy,
       counters,
-      line: this.lineNo,
-      rules: [],
-    };
-    if (!builtin) this.userChains.set(name, jumpTarget(chain));
-    table.chains.set(name, chain);
-    table.chainOrder.push(name);
+      this.lineNo,
+    );
+    table.chains.set(chain.name, chain);
+    table.chainOrder.push(chain.name);
   }
 
   /** The chain a command names (word `k`), or null with a diagnostic. */
-  private chainAt(table: Table, k: number): Chain | null {
+  private chainAt(table: TableRec, k: number): ChainRec | null {
     const tk = this.tk;
     const cmd = tk.words[k - 1] as string;
     const cmdCol = tk.cols[k - 1] as number;
@@ -273,7 +229,7 @@ class RulesetReader {
   }
 
   /** `-A`, `-I`, `-N`, `-F`, `-X`, `-P`, possibly after `[packets:bytes]` counters. */
-  private command(table: Table, raw: string): void {
+  private command(table: TableRec, raw: string): void {
     const tk = this.tk;
     if (!tk.read(raw)) {
       const e = tk.error as { column: number; message: string };
@@ -314,17 +270,17 @@ class RulesetReader {
   }
 
   /** `-A CHAIN rule...` or `-I CHAIN [N] rule...`: read, compile and place the rule. */
-  private append(table: Table, raw: string, k0: number, counters: string | null): void {
+  private append(table: TableRec, raw: string, k0: number, counters: string | null): void {
     const tk = this.tk;
     const chain = this.chainAt(table, k0 + 1);
     if (!chain) return;
     const c = tk.words[k0] as string;
     const insert = c === '-I' || c === '--insert';
     let from = k0 + 2;
-    let at = chain.rules.length;
+    let at = chain.count;
     const posWord = from < tk.count ? (tk.words[from] as string) : undefined;
     if (insert && posWord !== undefined && /^\d+$/.test(posWord)) {
-      at = Math.min(Number(posWord) - 1, chain.rules.length);
+      at = Math.min(Number(posWord) - 1, chain.count);
       from++;
     } else if (insert) at = 0;
     const body = parseRuleBody(tk, from, this.lineNo);
@@ -332,58 +288,50 @@ class RulesetReader {
       this.diagnostics.push(...body.diagnostics);
       if (body.diagnostics.some((d) => d.severity === 'error')) return;
     }
-    // The usual iptables-save line already is canonical: keep it (a slice of the input, no copy).
-    let text = raw;
+    const place = this.place;
+    // The usual iptables-save line already is canonical: the rule's text is where it is in the
+    // input (made when asked for), otherwise it is written out now.
+    place.text = null;
     if (!(body.canonical && c === '-A' && k0 === 0)) {
       const words = parseRuleBody(tk, from, this.lineNo, true).layout;
-      text = words ? `-A ${chain.name} ${words}` : `-A ${chain.name}`;
+      place.text = words ? `-A ${chain.name} ${words}` : `-A ${chain.name}`;
     }
-    const place = this.place;
     place.table = table;
     place.chain = chain;
     place.index = at + 1;
     place.line = this.lineNo;
-    place.text = text;
+    place.textStart = this.lineStart;
+    place.textEnd = this.lineStart + raw.length;
     place.counters = counters ?? body.counters;
-    place.userChains = this.userChains;
     const rule = compileRule(body, place);
     if ('severity' in rule) {
       this.diagnostics.push(rule);
       return;
     }
-    if (at === chain.rules.length) chain.rules.push(rule);
-    else {
-      chain.rules.splice(at, 0, rule);
-      chain.rules.forEach((r, k) => (r.index = k + 1));
-    }
+    table.place(chain, rule.id, at);
     table.ruleOrder.push(rule);
   }
 
-  private flush(table: Table, k0: number): void {
-    const chains =
-      k0 + 1 < this.tk.count ? [this.chainAt(table, k0 + 1)] : [...table.chains.values()];
-    for (const ch of chains) {
-      if (!ch) continue;
-      const gone = new Set(ch.rules);
-      ch.rules = [];
-      removeFromOrder(table, gone);
+  private flush(table: TableRec, k0: number): void {
+    if (k0 + 1 >= this.tk.count) {
+      for (const ch of table.chains.values()) table.flush(ch);
+      return;
     }
+    const ch = this.chainAt(table, k0 + 1);
+    if (ch) table.flush(ch);
   }
 
-  private deleteChain(table: Table, k0: number): void {
+  private deleteChain(table: TableRec, k0: number): void {
     const ch = k0 + 1 < this.tk.count ? this.chainAt(table, k0 + 1) : null;
     if (!ch) return;
     if (ch.builtin) {
       this.error(this.tk.cols[k0 + 1] as number, `cannot delete built-in chain ${ch.name}`);
       return;
     }
-    table.chains.delete(ch.name);
-    this.userChains.delete(ch.name);
-    table.chainOrder.splice(table.chainOrder.indexOf(ch.name), 1);
-    removeFromOrder(table, new Set(ch.rules));
+    table.deleteChain(ch);
   }
 
-  private policy(table: Table, k0: number): void {
+  private policy(table: TableRec, k0: number): void {
     const tk = this.tk;
     const ch = this.chainAt(table, k0 + 1);
     const pol = k0 + 2 < tk.count ? tk.words[k0 + 2] : undefined;
@@ -407,12 +355,13 @@ class RulesetReader {
         'Add a COMMIT line at the end of the table.',
         lineCount,
       );
-      addImplicitBuiltins(open);
+      open.close();
     }
     const rs = this.ruleset;
     rs.trailingComments.push(...this.pendingComments);
     const diagnostics = this.diagnostics;
-    for (const t of rs.tables.values()) diagnostics.push(...validateTable(t));
+    // Every table of the ruleset is one this reader made.
+    for (const t of rs.tables.values()) diagnostics.push(...validateTable(t as TableRec));
     diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
     return { ruleset: rs, diagnostics, ok: !diagnostics.some((d) => d.severity === 'error') };
   }
@@ -420,7 +369,7 @@ class RulesetReader {
 
 /** Reads iptables-save text; every problem is a diagnostic with its line and column. */
 export function parseRuleset(text: string, options: ParseOptions = {}): ParseResult {
-  const reader = new RulesetReader(options.family ?? 4);
+  const reader = new RulesetReader(options.family ?? 4, text);
   // Lines are walked with indexOf and sliced, not split: slices share the input's memory.
   let pos = 0;
   let lineCount = 0;
@@ -429,7 +378,7 @@ export function parseRuleset(text: string, options: ParseOptions = {}): ParseRes
     if (nl < 0) nl = text.length;
     const end = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
     lineCount++;
-    reader.line(text.slice(pos, end), lineCount);
+    reader.line(text.slice(pos, end), lineCount, pos);
     pos = nl + 1;
   }
   return reader.finish(lineCount);

@@ -85,9 +85,12 @@ export const IMPLICIT_PROTO_MODULES = new Set(['tcp', 'udp', 'sctp', 'icmp', 'ud
 /** Modules the lab does not know but which keep state, so their chains are never "pure". */
 const STATEFUL_UNKNOWN = new Set(['hashlimit', 'quota', 'connlimit', 'connbytes']);
 
-/** Whether a `-m name` match reads or writes state a second walk of its chain would see. */
-export function isStatefulModule(name: string): boolean {
-  return lookupMatch(name)?.stateful === true || STATEFUL_UNKNOWN.has(name);
+/**
+ * Whether a `-m name` match reads or writes state a second walk of its chain would see; `ext`
+ * is the module's extension when the caller has looked it up already.
+ */
+export function isStatefulModule(name: string, ext = lookupMatch(name)): boolean {
+  return ext ? ext.stateful === true : STATEFUL_UNKNOWN.has(name);
 }
 
 /** Every extension name and option name, for the tokenizer's table of known words. */

@@ -4,7 +4,8 @@
  * (Each rule was checked when it was read: compile.ts.)
  */
 import { lookupTarget } from './registry.ts';
-import { BUILTIN_CHAINS, type Chain, type Diagnostic, type Rule, type Table } from './types.ts';
+import type { ChainRec, TableRec } from './table.ts';
+import { BUILTIN_CHAINS, type Chain, type Diagnostic, type Rule } from './types.ts';
 
 function err(rule: Rule, column: number, message: string, hint?: string): Diagnostic {
   return hint === undefined
@@ -13,43 +14,45 @@ function err(rule: Rule, column: number, message: string, hint?: string): Diagno
 }
 
 /** Whole-table checks once every rule is in: jump loops and hook restrictions. */
-export function validateTable(table: Table): Diagnostic[] {
+export function validateTable(table: TableRec): Diagnostic[] {
   return checkGraph(table, jumpGraph([...table.chains.values()]));
 }
 
 /** The jump graph as integer arrays (CSR): 100k-rule tables make Maps of chains the hot spot. */
 interface Graph {
-  readonly chains: readonly Chain[];
-  readonly ids: ReadonlyMap<Chain, number>;
+  readonly chains: readonly ChainRec[];
   /** Edges of chain i are `to[start[i] .. start[i+1]-1]`, made by `rules[...]`. */
   readonly start: Int32Array;
   readonly to: Int32Array;
   readonly rules: readonly Rule[];
 }
 
-function jumpGraph(chains: readonly Chain[]): Graph {
-  const ids = new Map<Chain, number>();
-  chains.forEach((c, i) => ids.set(c, i));
+/** Chains are numbered by `id` (table.ts, when the table was closed). */
+function jumpGraph(chains: readonly ChainRec[]): Graph {
   const start = new Int32Array(chains.length + 1);
-  const to: number[] = [];
-  const rules: Rule[] = [];
+  let edges = 0;
+  for (const chain of chains)
+    for (const r of chain.rules) if (r.target.kind === 'jump' || r.target.kind === 'goto') edges++;
+  const to = new Int32Array(edges);
+  const rules: Rule[] = new Array<Rule>(edges);
+  let e = 0;
   chains.forEach((chain, i) => {
-    start[i] = to.length;
+    start[i] = e;
     for (const r of chain.rules) {
       const op = r.target;
       if (op.kind !== 'jump' && op.kind !== 'goto') continue;
       // A chain deleted with -X after the jump was read is no longer in the table.
-      const id = ids.get(op.chain);
-      if (id === undefined) continue;
-      to.push(id);
-      rules.push(r);
+      const id = (op.chain as ChainRec).id;
+      if (id < 0) continue;
+      to[e] = id;
+      rules[e++] = r;
     }
   });
-  start[chains.length] = to.length;
-  return { chains, ids, start, to: Int32Array.from(to), rules };
+  start[chains.length] = e;
+  return { chains, start, to: to.subarray(0, e), rules };
 }
 
-function checkGraph(table: Table, g: Graph): Diagnostic[] {
+function checkGraph(table: TableRec, g: Graph): Diagnostic[] {
   const loops = checkLoops(g);
   return [...loops, ...checkHooks(table, g), ...(loops.length ? [] : checkDepth(table, g))];
 }
@@ -63,7 +66,7 @@ function checkGraph(table: Table, g: Graph): Diagnostic[] {
  */
 export const NFT_MAX_DEPTH = 15;
 
-function checkDepth(table: Table, g: Graph): Diagnostic[] {
+function checkDepth(table: TableRec, g: Graph): Diagnostic[] {
   const n = g.chains.length;
   // Longest path from any base chain, over the loop-free jump graph (Kahn's order).
   const indeg = new Int32Array(n);
@@ -71,8 +74,7 @@ function checkDepth(table: Table, g: Graph): Diagnostic[] {
   const depth = new Int32Array(n).fill(-1);
   for (const hook of BUILTIN_CHAINS[table.name]) {
     const base = table.chains.get(hook);
-    const id = base ? g.ids.get(base) : undefined;
-    if (id !== undefined) depth[id] = 0;
+    if (base) depth[base.id] = 0;
   }
   const order: number[] = [];
   for (let c = 0; c < n; c++) if (indeg[c] === 0) order.push(c);
@@ -150,15 +152,14 @@ function checkLoops(g: Graph): Diagnostic[] {
 }
 
 /** Targets restricted to some hooks must not be reachable from others (xt_check_target hook_mask). */
-function checkHooks(table: Table, g: Graph): Diagnostic[] {
+function checkHooks(table: TableRec, g: Graph): Diagnostic[] {
   // One bit per hook; a chain is visited again only when a new hook reaches it.
   const hooksOfTable = BUILTIN_CHAINS[table.name];
   const mask = new Uint8Array(g.chains.length);
   hooksOfTable.forEach((hook, bit) => {
     const base = table.chains.get(hook);
-    const root = base ? g.ids.get(base) : undefined;
-    if (root === undefined) return;
-    const stack = [root];
+    if (!base) return;
+    const stack = [base.id];
     while (stack.length) {
       const c = stack.pop() as number;
       if ((mask[c] as number) & (1 << bit)) continue;

@@ -35,7 +35,7 @@ function parseNatTo(
 ): { ip: string | null; ports: PortRange | null } {
   let host = text;
   let portText: string | null = null;
-  const v6 = /^\[([^\]]+)\](?::(.+))?$/.exec(text);
+  const v6 = text.charCodeAt(0) === 91 /* [ */ ? /^\[([^\]]+)\](?::(.+))?$/.exec(text) : null;
   if (v6) {
     host = v6[1] as string;
     portText = v6[2] ?? null;
@@ -46,7 +46,8 @@ function parseNatTo(
   }
   let ip: string | null = null;
   if (host !== '') {
-    const first = host.split('-')[0] as string;
+    const dash = host.indexOf('-');
+    const first = dash < 0 ? host : host.slice(0, dash);
     if (ipToNum(first) === null)
       return fail(column, `'${text}' is not an address[:port]`, 'For example 10.244.1.5:80.');
     ip = first;
