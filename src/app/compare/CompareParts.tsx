@@ -79,6 +79,13 @@ function stepWords(s: Step | null, t: (k: string) => string): string {
   return [what, whereOf(e), e.host].filter(Boolean).join(' · ');
 }
 
+/** `DNAT (nat KUBE-SEP-…, core-1)`, `DROP (filter KUBE-EXTERNAL-SERVICES, core-1)`. */
+function thenWords(s: Step): string {
+  const e = s.event;
+  if (e.type === 'rule') return `${e.target ?? e.verdict} (${e.table} ${e.chain}, ${e.host})`;
+  return `${verdictOfEvent(e) || detailOf(e) || e.type} (${e.host})`;
+}
+
 function PaneTitle({ s, title }: { s: LabState; title: string }) {
   const { t } = useTranslation();
   const run = s.result?.runs[s.doc.run] ?? s.result?.runs[0];
@@ -118,7 +125,14 @@ export function CompareHead() {
     return (
       <span className="compare-side" data-testid={`divergence-${which}`}>
         {stepWords(step, t)}
-        {then && then !== step && <span className="compare-then"> ⟶ {stepWords(then, t)}</span>}
+        {then
+          .filter((x) => x !== step)
+          .map((x) => (
+            <span key={x.index} className="compare-then">
+              {' '}
+              ⟶ {thenWords(x)}
+            </span>
+          ))}
       </span>
     );
   };

@@ -18,23 +18,26 @@ export interface Divergence {
   readonly a: Step | null;
   readonly b: Step | null;
   /**
-   * What each side then does that decides it: its first NAT or drop from there (MASQUERADE on
-   * one side, the KUBE-EXTERNAL-SERVICES drop on the other); null when nothing of the kind.
+   * What each side then does that decides it: the request's rewrites and end from there (DNAT,
+   * MASQUERADE on one side, the KUBE-EXTERNAL-SERVICES drop on the other).
    */
-  readonly thenA: Step | null;
-  readonly thenB: Step | null;
+  readonly thenA: readonly Step[];
+  readonly thenB: readonly Step[];
 }
 
-/** A rewrite or an end: what a reader remembers of a path. */
-function decisive(steps: readonly Step[], from: number): Step | null {
-  for (let i = from; i < steps.length; i++) {
+/** The request's rewrites and its end from a step on (at most three): what a reader remembers. */
+function decisive(steps: readonly Step[], from: number): Step[] {
+  const out: Step[] = [];
+  for (let i = from; i < steps.length && out.length < 3; i++) {
     const s = steps[i] as Step;
     const e = s.event;
-    if (s.end) return s;
-    if (e.type === 'rule' && e.target && /^(DNAT|SNAT|MASQUERADE|REDIRECT)$/.test(e.target))
-      return s;
+    if (s.direction !== 'request') break;
+    const rewrite =
+      e.type === 'rule' && !!e.target && /^(DNAT|SNAT|MASQUERADE|REDIRECT)$/.test(e.target);
+    if (s.end || rewrite) out.push(s);
+    if (s.end) break;
   }
-  return null;
+  return out;
 }
 
 export interface CompareState {
