@@ -21,12 +21,12 @@ export function shortResponder(who: string | null): string | null {
 
 /** `answered by pod/web (2 pods), source seen 192.168.10.50 (client/external)`. */
 export function cellSummary(c: MatrixCell, t: TFunction): string {
-  const parts = [t(`matrix.outcome.${c.outcome}`)];
+  // A single end that is not an answer says itself: `timeout (rule filter:KUBE-…)`.
+  const alone = c.outcome !== 'answered' && c.branches.length === 1 ? c.branches[0] : undefined;
+  const parts = [alone ? alone.detail : t(`matrix.outcome.${c.outcome}`)];
   if (c.answeredBy) parts.push(t('matrix.by', { who: c.answeredBy }));
   if (c.srcSeen)
     parts.push(t('matrix.src', { src: `${c.srcSeen}${c.srcSeenAs ? ` (${c.srcSeenAs})` : ''}` }));
-  if (c.outcome !== 'answered' && c.branches.length === 1 && c.branches[0])
-    parts.push(c.branches[0].detail);
   if (c.expected !== null)
     parts.push(`${c.matches ? '✓' : '✗'} ${t('matrix.expected', { expected: c.expected })}`);
   return parts.join(', ');
