@@ -46,7 +46,11 @@ export function readFlags(search: string, hash: string): UrlFlags {
 /** The lab's starting place, decided on ids only (no YAML parsing): see startingPoint. */
 export interface StartPick {
   readonly id: string;
-  readonly restore: Partial<LabDoc> & { readonly everyRule?: boolean };
+  readonly restore: Partial<LabDoc> & {
+    readonly everyRule?: boolean;
+    readonly compare?: string;
+    readonly view?: 'matrix';
+  };
   /** The saved edit of the slot the lab opens (under a link: the user's own, not shown). */
   readonly saved: EditRecord | null;
   /** True when the doc comes from a link (`#lab=`, or readable parameters naming a place). */
@@ -88,6 +92,7 @@ export function pickStart(
       restore: {
         variant: p.variant,
         ...(p.from !== null && p.to !== null ? { path: { from: p.from, to: p.to } } : {}),
+        ...(p.compare !== null ? { compare: p.compare } : {}),
       },
       saved: readEdit(kv, id, p.variant),
       fromLink: true,
@@ -189,6 +194,19 @@ export function startingPoint(
     restore = { ...restore, variant: null };
     if (pick.fromLink) saved = readEdit(kv, entry.id, null);
   }
+  // A comparison with a variant the scenario does not have: said, and nothing compared.
+  let compare = pick.restore.compare ?? null;
+  if (compare !== null && compare !== 'original' && !entry.variants.some((v) => v.id === compare)) {
+    if (pick.readable)
+      notes.push({
+        kind: 'invalid',
+        param: 'compare',
+        value: compare,
+        hint: [...entry.variants.map((v) => v.id), 'original'].join(' | '),
+      });
+    compare = null;
+  }
+  const view = pick.restore.view ?? (flags.params.view === 'matrix' ? 'matrix' : undefined);
   // Half a path (`from` or `to` alone): the other half is the scenario's own first probe's.
   const def = entry.defaultPath;
   if (pick.readable && !restore.path && (p.from ?? p.to) !== null && def)
@@ -210,7 +228,13 @@ export function startingPoint(
   return {
     entry,
     restore,
-    extra: { conflict, lastGood, ...(pick.restore.everyRule ? { everyRule: true } : {}) },
+    extra: {
+      conflict,
+      lastGood,
+      ...(pick.restore.everyRule ? { everyRule: true } : {}),
+      ...(compare !== null ? { compare } : {}),
+      ...(view ? { view } : {}),
+    },
     badLink: pick.badLink,
     notes,
     readable: pick.readable,

@@ -193,7 +193,7 @@ describe('packet and option values', () => {
   it('unknown commands and options say what exists', () => {
     expectBadInput(
       cli('bogus'),
-      "unknown command 'bogus'; the commands are run, rules, trace, exercise, help",
+      "unknown command 'bogus'; the commands are run, rules, trace, matrix, exercise, help",
     );
     expectBadInput(cli('trace', '--nope'), "Unknown option '--nope'");
     expectBadInput(

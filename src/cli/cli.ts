@@ -6,11 +6,14 @@
 import { rulesCommand, runCommand, scenarioTraceCommand } from './scenario-commands.ts';
 import { hostTraceCommand } from './trace-command.ts';
 import { exerciseCommand } from './exercise-command.ts';
+import { matrixCommand } from './matrix-command.ts';
 import { LocatedErrors, UsageError } from './host-args.ts';
 
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
+  /** stdout is a terminal that takes colour (never in a pipe, never with NO_COLOR). */
+  readonly colour?: boolean;
 }
 
 export const EXIT = { ok: 0, mismatch: 1, input: 2, bug: 70 } as const;
@@ -27,6 +30,9 @@ export const HELP = `hookpath: where does this packet go?
   hookpath trace SCENARIO.yaml --from SENDER --to TARGET [--variant ID] [--mode MODE] [--all] [--json] [--misses] [--explain]
       the hop-by-hop trace; SENDER: client/NAME, pod/NAME, node/NAME; TARGET: vip:22, svc/NAME:PORT,
       lb/NAME:PORT, nodeport/NAME@NODE, localhost-nodeport/NAME@NODE, healthcheck/NAME@NODE, ADDRESS:PORT
+  hookpath matrix SCENARIO.yaml [--variant ID] [--json] [--lang en|zh]
+      every sender (clients, a pod per workload and node, the nodes) against every address the
+      Services expose; exit 1 when a cell the scenario states an expectation for differs
   hookpath exercise check EXERCISE.yaml [--manifests ANSWER.yaml] [--lang en|zh] [--json]
       without an answer: the start must fail a goal and every reference answer meet all (exit 0);
       with one: exit 0 when every goal holds, else 1 with each failing goal and why; bad input 2
@@ -58,7 +64,7 @@ Output
   --explain             add a plain-language explanation under each step
   --json                machine-readable output
 
-Exit codes: 0 done, 1 a probe differs from its expectation (run), 2 bad input (the message says
+Exit codes: 0 done, 1 a probe differs from its expectation (run, matrix), 2 bad input (the message says
 where), 70 a bug in hookpath, 141 the reader of the output went away (| head).
 `;
 
@@ -77,6 +83,8 @@ function command(cmd: string | undefined, rest: string[], io: CliIo): number {
       return runCommand(rest, io);
     case 'rules':
       return rulesCommand(rest, io);
+    case 'matrix':
+      return matrixCommand(rest, io);
     case 'exercise':
       return exerciseCommand(rest, { write: io.out }, { write: io.err });
     case undefined:
@@ -87,7 +95,7 @@ function command(cmd: string | undefined, rest: string[], io: CliIo): number {
       return EXIT.ok;
     default:
       io.err(
-        `hookpath: unknown command '${cmd}'; the commands are run, rules, trace, exercise, help\n`,
+        `hookpath: unknown command '${cmd}'; the commands are run, rules, trace, matrix, exercise, help\n`,
       );
       return EXIT.input;
   }

@@ -17,4 +17,6 @@ for (const stream of [process.stdout, process.stderr]) {
 process.exitCode = runCli(process.argv.slice(2), {
   out: (text) => void process.stdout.write(text),
   err: (text) => void process.stderr.write(text),
+  // https://no-color.org: any value of NO_COLOR turns colour off.
+  colour: process.stdout.isTTY === true && !process.env.NO_COLOR,
 });

@@ -36,7 +36,7 @@ function diagnosticLines(
 }
 
 /** Reads and checks a scenario; its errors end the command (exit 2), its warnings are printed. */
-function load(file: string | undefined, io: CliIo): LoadedScenario {
+export function load(file: string | undefined, io: CliIo): LoadedScenario {
   if (file === undefined)
     throw new UsageError('give a scenario file, e.g. scenarios/vip22-sshd-or-service.yaml');
   const text = readInput(file, 'the scenario file', FILE_LIMITS.yaml);
@@ -48,7 +48,7 @@ function load(file: string | undefined, io: CliIo): LoadedScenario {
   return scenario;
 }
 
-function variantsOf(s: LoadedScenario, only: string | undefined): (string | undefined)[] {
+export function variantsOf(s: LoadedScenario, only: string | undefined): (string | undefined)[] {
   const all = s.def.variants?.map((v) => v.id) ?? [];
   if (only !== undefined) {
     if (!all.includes(only))
@@ -78,7 +78,7 @@ function label(loaded: LoadedScenario, v: string | undefined, mode: KubeProxyMod
 }
 
 /** The cluster of a variant; its errors end a single-scenario command (exit 2). */
-function buildOrThrow(
+export function buildOrThrow(
   file: string,
   loaded: LoadedScenario,
   variant: string | undefined,

@@ -1,5 +1,5 @@
 /** Runs a scenario's probes and compares each with its expectation (the table `hookpath run` prints). */
-import { enumerateOutcomes, limitText, type Outcome } from '../engine/index.ts';
+import { enumerateOutcomes, limitText, type Enumeration, type Outcome } from '../engine/index.ts';
 import { networkOf, probeFor } from './lab.ts';
 import type { ProbeDef, ProbeExpect } from './scenario.ts';
 import type { BuiltCluster } from './topology.ts';
@@ -100,7 +100,8 @@ export function describeOutcome(c: BuiltCluster, o: Outcome): string {
   }
 }
 
-function expectText(e: ProbeExpect): string {
+/** The expectation in words: `answered by pod/web, src seen node/core-1`. */
+export function expectText(e: ProbeExpect): string {
   const parts: string[] = [];
   if (e.split)
     parts.push(
@@ -175,7 +176,28 @@ export function checkProbe(c: BuiltCluster, probe: ProbeDef): ProbeCheck {
     events: r.events,
     choices: r.choices,
   }));
-  const e = probe.expect;
+  const { got, diff } = judgeRuns(c, probe.expect, runs, en);
+  return {
+    probe,
+    pass: diff.length === 0,
+    expected,
+    got,
+    diff,
+    runs,
+    address: `${resolved.to.address}:${resolved.to.port}`,
+  };
+}
+
+/**
+ * An expectation against the runs of one enumeration: the outcome in words (`got`) and what
+ * differs, one line per field (empty when it holds). Shared by `hookpath run` and the matrix.
+ */
+export function judgeRuns(
+  c: BuiltCluster,
+  e: ProbeExpect,
+  runs: readonly RunView[],
+  en: Pick<Enumeration, 'truncated' | 'covered' | 'stoppedBy'>,
+): { got: string; diff: string[] } {
   const diff: string[] = [];
   const groups = new Map<string, number>();
   for (const r of runs) {
@@ -204,13 +226,5 @@ export function checkProbe(c: BuiltCluster, probe: ProbeDef): ProbeCheck {
     diff.push(
       `not every branch was computed (the engine stopped at its limit of ${limitText(en.stoppedBy ?? { limit: 'branches', count: runs.length })}): the ${runs.length} computed cover ${(en.covered * 100).toFixed(1)}% of the probability`,
     );
-  return {
-    probe,
-    pass: diff.length === 0,
-    expected,
-    got,
-    diff: [...new Set(diff)],
-    runs,
-    address: `${resolved.to.address}:${resolved.to.port}`,
-  };
+  return { got, diff: [...new Set(diff)] };
 }

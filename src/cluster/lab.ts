@@ -39,7 +39,7 @@ export interface LabInput {
 /** Scenario files are re-read on every run as the user types; reading is cached by text. */
 const loadedCache = new Map<string, ReturnType<typeof loadScenario>>();
 
-function loadCached(text: string, validate: boolean): ReturnType<typeof loadScenario> {
+export function loadCached(text: string, validate: boolean): ReturnType<typeof loadScenario> {
   const key = `${validate ? 'v' : 'n'}${text}`;
   let hit = loadedCache.get(key);
   if (!hit) {

@@ -11,6 +11,7 @@ import { ExerciseLauncher } from '../exercise/ExerciseLauncher.tsx';
 import { useExercises } from '../exercise/context.tsx';
 import { EmbedButton } from '../embed/EmbedDialog.tsx';
 import { VariantSelect } from './VariantSelect.tsx';
+import { CompareSelect } from '../compare/CompareParts.tsx';
 
 const goodOf = (e: EditRecord | null) => (e ? (e.valid ? e.text : e.good) : null);
 
@@ -41,7 +42,11 @@ export function Header({ scenarios }: { scenarios: readonly ScenarioEntry[] }) {
     if (inExercise) return inExercise;
     const s = store.getState();
     const url = new URL(globalThis.location.href);
-    url.hash = `${SHARE_PARAM}=${encodeShare(s.doc, s.original, { everyRule: !s.hideMisses })}`;
+    url.hash = `${SHARE_PARAM}=${encodeShare(s.doc, s.original, {
+      everyRule: !s.hideMisses,
+      compare: s.compare,
+      view: s.view,
+    })}`;
     url.searchParams.delete('scenario');
     return url.toString();
   };
@@ -94,6 +99,7 @@ export function Header({ scenarios }: { scenarios: readonly ScenarioEntry[] }) {
           </select>
         </label>
         <VariantSelect onPick={pickVariant} />
+        <CompareSelect />
       </div>
       <div className="header-actions">
         <ExerciseLauncher />

@@ -2,10 +2,6 @@ import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 're
 import { useTranslation } from 'react-i18next';
 import { LabProvider } from './context.tsx';
 import { Header } from './Header.tsx';
-import { PathPicker } from './PathPicker.tsx';
-import { DiagramPanel } from './DiagramPanel.tsx';
-import { Controls } from './Controls.tsx';
-import { StepExplain } from './StepExplain.tsx';
 import { TracePanel } from './TracePanel.tsx';
 import { RulesPanel } from './RulesPanel.tsx';
 import { EditorPane } from './EditorPane.tsx';
@@ -22,6 +18,8 @@ import { GatedVerdict } from '../embed/GatedVerdict.tsx';
 import { ParamNotes } from '../embed/ParamNotes.tsx';
 import { createNotesStore, type NotesStore } from '../embed/notes.ts';
 import { NO_PARAMS, type EditorMode, type LinkParams } from '../embed/params.ts';
+import { LabStage } from '../compare/LabStage.tsx';
+import { ViewsProvider } from '../compare/views.tsx';
 
 export interface LabProps {
   readonly store: LabStore;
@@ -90,48 +88,44 @@ function FullLab({
   );
   return (
     <LabProvider store={store}>
-      <EditsProvider value={edits ?? null}>
-        <div className={`lab${showEditor ? '' : ' no-editor'}`} ref={root} data-testid="lab">
-          <Header scenarios={scenarios} />
-          <ParamNotes notes={notes} />
-          <EditNotices />
-          <GatedVerdict after={params.verdictAfter} />
-          <div className="lab-grid">
-            {showEditor && (
-              <div className="lab-editor">
-                <ErrorBoundary label="Exercise">
-                  <ExercisePanel />
-                </ErrorBoundary>
-                <ErrorBoundary label="Editor">
-                  <EditorPane
-                    mode={editor}
-                    ready={editorReady}
-                    readOnly={editorMode === 'readonly'}
-                  />
-                </ErrorBoundary>
-                <FixedParts />
-              </div>
-            )}
-            <main className="lab-main">
-              <div className="lab-stage" ref={stage}>
-                <ErrorBoundary label="Diagram">
-                  <DiagramPanel lead={<PathPicker />} trail={editorToggle} />
-                </ErrorBoundary>
-                <Controls />
-                <StepExplain />
-              </div>
-              <div className="lab-panels">
-                <ErrorBoundary label="Trace">
-                  <TracePanel />
-                </ErrorBoundary>
-                <ErrorBoundary label="Rules">
-                  <RulesPanel />
-                </ErrorBoundary>
-              </div>
-            </main>
+      <ViewsProvider store={store}>
+        <EditsProvider value={edits ?? null}>
+          <div className={`lab${showEditor ? '' : ' no-editor'}`} ref={root} data-testid="lab">
+            <Header scenarios={scenarios} />
+            <ParamNotes notes={notes} />
+            <EditNotices />
+            <GatedVerdict after={params.verdictAfter} />
+            <div className="lab-grid">
+              {showEditor && (
+                <div className="lab-editor">
+                  <ErrorBoundary label="Exercise">
+                    <ExercisePanel />
+                  </ErrorBoundary>
+                  <ErrorBoundary label="Editor">
+                    <EditorPane
+                      mode={editor}
+                      ready={editorReady}
+                      readOnly={editorMode === 'readonly'}
+                    />
+                  </ErrorBoundary>
+                  <FixedParts />
+                </div>
+              )}
+              <main className="lab-main">
+                <LabStage stageRef={stage} trail={editorToggle} />
+                <div className="lab-panels">
+                  <ErrorBoundary label="Trace">
+                    <TracePanel />
+                  </ErrorBoundary>
+                  <ErrorBoundary label="Rules">
+                    <RulesPanel />
+                  </ErrorBoundary>
+                </div>
+              </main>
+            </div>
           </div>
-        </div>
-      </EditsProvider>
+        </EditsProvider>
+      </ViewsProvider>
     </LabProvider>
   );
 }

@@ -6,7 +6,7 @@ describe('readable URL parameters', () => {
   it('reads every parameter of the README table', () => {
     const { params, notes } = readParams(
       '?scenario=vip22&variant=lb-service&from=client/laptop&to=vip:22&step=7&theme=dark' +
-        '&lang=zh&embed=1&autoplay=1&verdict=after&editor=readonly&pickers=1',
+        '&lang=zh&embed=1&autoplay=1&verdict=after&editor=readonly&pickers=1&compare=deleted&view=matrix',
     );
     expect(notes).toEqual([]);
     expect(params).toEqual({
@@ -23,7 +23,18 @@ describe('readable URL parameters', () => {
       editor: 'readonly',
       plainEditor: false,
       pickers: 'path',
+      compare: 'deleted',
+      view: 'matrix',
     });
+  });
+
+  it('view is diagram or matrix; anything else is said and ignored', () => {
+    const { params, notes } = readParams('?view=table&compare=etp-local');
+    expect(params.view).toBeNull();
+    expect(params.compare).toBe('etp-local');
+    expect(notes).toEqual([
+      { kind: 'invalid', param: 'view', value: 'table', hint: 'diagram | matrix' },
+    ]);
   });
 
   it('takes step=end, pickers=all, embed without a value, and editor=plain as an editable textarea', () => {

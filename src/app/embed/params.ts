@@ -30,6 +30,10 @@ export interface LinkParams {
   /** `editor=plain`: an editable textarea instead of Monaco (tests, slow machines). */
   readonly plainEditor: boolean;
   readonly pickers: Pickers;
+  /** `compare=VARIANT` (or `original`): that variant side by side (checked against the scenario later). */
+  readonly compare: string | null;
+  /** `view=matrix`: the probe matrix instead of the diagram. */
+  readonly view: 'diagram' | 'matrix' | null;
 }
 
 /** Why a parameter was not used; the texts are `param.*` in the i18n files. */
@@ -59,6 +63,8 @@ export const KNOWN_PARAMS = [
   'editor',
   'pickers',
   'exercise',
+  'compare',
+  'view',
 ] as const;
 
 /** Parameters a blog platform or a newsletter adds to links: not ours, not worth a note. */
@@ -74,6 +80,7 @@ const ENUMS = {
   editor: ['hidden', 'readonly', 'edit', 'plain'],
   verdict: ['after', 'always'],
   pickers: ['0', '1', 'path', 'all'],
+  view: ['diagram', 'matrix'],
 } as const;
 
 const FLAG_ON = ['1', 'true', 'yes', ''];
@@ -93,6 +100,8 @@ export const NO_PARAMS: LinkParams = {
   editor: null,
   plainEditor: false,
   pickers: 'none',
+  compare: null,
+  view: null,
 };
 
 export function readParams(search: string): { params: LinkParams; notes: ParamNote[] } {
@@ -147,6 +156,8 @@ export function readParams(search: string): { params: LinkParams; notes: ParamNo
   const verdict = oneOf<'after' | 'always'>('verdict');
   const editor = oneOf<EditorMode | 'plain'>('editor');
   const pickers = oneOf<(typeof ENUMS.pickers)[number]>('pickers');
+  const compare = text('compare');
+  const view = oneOf<'diagram' | 'matrix'>('view');
   return {
     params: {
       scenario,
@@ -162,6 +173,8 @@ export function readParams(search: string): { params: LinkParams; notes: ParamNo
       editor: editor === 'plain' ? 'edit' : editor,
       plainEditor: editor === 'plain',
       pickers: pickers === '1' || pickers === 'path' ? 'path' : pickers === 'all' ? 'all' : 'none',
+      compare,
+      view,
     },
     notes,
   };
@@ -186,8 +199,18 @@ function short(v: string): string {
 
 /** True when the address names a place in a scenario: it is then a link, like `#lab=`. */
 export function namesPlace(p: LinkParams): boolean {
-  return p.variant !== null || p.from !== null || p.to !== null || p.step !== null;
+  return (
+    p.variant !== null || p.from !== null || p.to !== null || p.step !== null || p.compare !== null
+  );
 }
 
 /** The parameters that describe where the lab is (dropped once the user leaves that place). */
-export const PLACE_PARAMS = ['variant', 'from', 'to', 'step', 'autoplay'] as const;
+export const PLACE_PARAMS = [
+  'variant',
+  'from',
+  'to',
+  'step',
+  'autoplay',
+  'compare',
+  'view',
+] as const;

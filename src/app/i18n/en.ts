@@ -1,9 +1,13 @@
 /** English UI text. Keys are shared with zh.ts; a test checks both have the same keys. */
+import { VIEWS_EN } from './views-en.ts';
+
 export const UI_EN = {
   'app.tagline': 'Where does a packet go in a Kubernetes cluster?',
   'app.open': 'Open in Hookpath',
   'scenario.label': 'Scenario',
   'variant.label': 'Variant',
+  // The Matrix view and Compare side by side (views-en.ts).
+  ...VIEWS_EN,
   'scenario.more': 'About this scenario',
   'scenario.less': 'Hide the description',
   'editor.title': 'Manifests',

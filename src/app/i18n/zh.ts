@@ -1,11 +1,15 @@
 /** 中文界面文字。键与 en.ts 相同。 */
 import type { UiKey } from './en.ts';
 
+import { VIEWS_ZH } from './views-zh.ts';
+
 export const UI_ZH: Record<UiKey, string> = {
   'app.tagline': '数据包在 Kubernetes 集群里到底去了哪儿？',
   'app.open': '在 Hookpath 中打开',
   'scenario.label': '场景',
   'variant.label': '变体',
+  // The Matrix view and Compare side by side (views-zh.ts).
+  ...VIEWS_ZH,
   'scenario.more': '场景说明',
   'scenario.less': '收起说明',
   'editor.title': '清单（Manifests）',

@@ -68,7 +68,16 @@ export interface LabState {
   /** The last manifests of the current edit that simulated without errors (null: none known). */
   readonly lastGood: string | null;
   readonly note: LabNote | null;
+  /** What the stage shows: the diagram, or the probe matrix (src/app/matrix). */
+  readonly view: StageView;
+  /**
+   * What the lab is compared with, side by side (src/app/compare): a variant's id, `original`
+   * (the scenario as published, before the user's edit), or null.
+   */
+  readonly compare: string | null;
 }
+
+export type StageView = 'diagram' | 'matrix';
 
 export interface LabActions {
   loadScenario(s: ScenarioEntry, restore?: Partial<LabDoc>, extra?: LoadExtra): void;
@@ -97,6 +106,8 @@ export interface LabActions {
   setStorageFailure(f: SaveFailure | null): void;
   setLastGood(text: string | null): void;
   setNote(n: LabNote | null): void;
+  setView(v: StageView): void;
+  setCompare(c: string | null): void;
 }
 
 /** What a lab learns while loading beyond the doc: a conflict to show, the edit's last good text. */
@@ -105,6 +116,9 @@ export interface LoadExtra {
   readonly lastGood?: string | null;
   /** A link's sender showed every rule: so does the lab (else the choice stays as it is). */
   readonly everyRule?: boolean;
+  /** A link's view and comparison (else the diagram, nothing compared). */
+  readonly view?: StageView;
+  readonly compare?: string | null;
 }
 
 export type LabStore = StoreApi<LabState> & { readonly actions: LabActions };
@@ -153,6 +167,8 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
     storageFailure: null,
     lastGood: null,
     note: null,
+    view: 'diagram',
+    compare: null,
     ...init,
   }));
   const get = store.getState;
@@ -174,6 +190,9 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
         ...(extra.everyRule ? { hideMisses: false } : {}),
         conflict: extra.conflict ?? null,
         lastGood: extra.lastGood ?? null,
+        view: extra.view ?? get().view,
+        // Another scenario's variants are not this one's.
+        compare: extra.compare ?? null,
         aside: [],
         doc: {
           scenarioId: s.id,
@@ -256,6 +275,12 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
     },
     setNote(note) {
       store.setState({ note });
+    },
+    setView(view) {
+      if (get().view !== view) store.setState({ view, playing: false });
+    },
+    setCompare(compare) {
+      if (get().compare !== compare) store.setState({ compare, playing: false });
     },
     receive(o, fallback = false) {
       if (o.kind === 'cancelled') return;

@@ -31,6 +31,10 @@ interface Wire {
   st?: number;
   /** 1: the sender showed every rule, the ones that did not match too. */
   e?: number;
+  /** What the sender compared with (a variant id, `original`). */
+  c?: string;
+  /** 'm': the sender looked at the probe matrix. */
+  w?: string;
 }
 
 /** base64url without padding (RFC 4648 §5), as URLs carry it. */
@@ -49,6 +53,8 @@ export function fromBase64Url(s: string): Uint8Array {
 /** How the sender looked at the trace, carried beside the doc. */
 export interface ShareView {
   readonly everyRule?: boolean;
+  readonly compare?: string | null;
+  readonly view?: 'diagram' | 'matrix';
 }
 
 export function encodeShare(doc: LabDoc, original: string, view: ShareView = {}): string {
@@ -63,6 +69,8 @@ export function encodeShare(doc: LabDoc, original: string, view: ShareView = {})
   if (doc.run) w.r = doc.run;
   if (doc.step) w.st = doc.step;
   if (view.everyRule) w.e = 1;
+  if (view.compare) w.c = view.compare;
+  if (view.view === 'matrix') w.w = 'm';
   return toBase64Url(deflateSync(strToU8(JSON.stringify(w)), { level: 9 }));
 }
 
@@ -100,7 +108,12 @@ export function inflateCapped(data: Uint8Array, max: number): Uint8Array | 'too-
   return out;
 }
 
-export type SharedDoc = Partial<LabDoc> & { scenarioId: string; everyRule?: boolean };
+export type SharedDoc = Partial<LabDoc> & {
+  scenarioId: string;
+  everyRule?: boolean;
+  compare?: string;
+  view?: 'matrix';
+};
 
 /** What reading a link gave: the doc, or why not (shown to the user). */
 export type ShareRead =
@@ -143,6 +156,8 @@ export function readShare(s: string): ShareRead {
       run: index(w.r),
       step: index(w.st),
       ...(w.e === 1 ? { everyRule: true } : {}),
+      ...(checkId(w.c) ? { compare: checkId(w.c) as string } : {}),
+      ...(w.w === 'm' ? { view: 'matrix' as const } : {}),
     },
   };
 }

@@ -1,0 +1,115 @@
+/**
+ * Main-thread side of the matrix worker: `compute(slot, input, listener)` streams a matrix's
+ * layout and cells to the listener; a newer compute on the slot (or the returned stop) ends the
+ * older. Without Worker support the same handler runs in this thread, between frames.
+ */
+import { createMatrixHandler, type MatrixHandler } from './matrix-handler.ts';
+import type {
+  MatrixInput,
+  MatrixRequest,
+  MatrixResponse,
+  MatrixSlot,
+  OpenMatrix,
+} from './matrix-protocol.ts';
+
+export interface MatrixWorkerLike {
+  postMessage(msg: MatrixRequest): void;
+  terminate(): void;
+  onmessage: ((e: MessageEvent<MatrixResponse>) => void) | null;
+  onerror: ((e: ErrorEvent | Event) => void) | null;
+}
+
+export interface MatrixClientOptions {
+  createWorker: () => MatrixWorkerLike | null;
+  loadInThread: () => Promise<OpenMatrix>;
+}
+
+export type MatrixListener = (r: MatrixResponse) => void;
+
+export interface MatrixClient {
+  /** Starts a matrix; returns a function that stops it. */
+  compute(slot: MatrixSlot, input: MatrixInput, listener: MatrixListener): () => void;
+  dispose(): void;
+}
+
+export function createMatrixClient(opts: MatrixClientOptions): MatrixClient {
+  let worker: MatrixWorkerLike | null = null;
+  let local: Promise<MatrixHandler> | null = null;
+  let nextId = 1;
+  const listeners = new Map<number, MatrixListener>();
+  const bySlot = new Map<MatrixSlot, number>();
+
+  const deliver = (r: MatrixResponse) => {
+    const l = listeners.get(r.id);
+    if (!l) return;
+    if (r.type === 'done' || r.type === 'cancelled' || r.type === 'error' || r.type === 'invalid')
+      listeners.delete(r.id);
+    l(r);
+  };
+
+  const ensure = (): ((m: MatrixRequest) => void) => {
+    if (worker) return (m) => worker?.postMessage(m);
+    if (!local) {
+      let w: MatrixWorkerLike | null = null;
+      try {
+        w = opts.createWorker();
+      } catch {
+        w = null;
+      }
+      if (w) {
+        worker = w;
+        w.onmessage = (e) => deliver(e.data);
+        w.onerror = (e) => {
+          if ('preventDefault' in e) e.preventDefault();
+          // A crashed worker: every waiting matrix is told; the next compute starts a new one.
+          w?.terminate();
+          worker = null;
+          for (const id of [...listeners.keys()])
+            deliver({ type: 'error', id, message: 'the matrix worker stopped' });
+        };
+        return (m) => w?.postMessage(m);
+      }
+      local = opts
+        .loadInThread()
+        .then((open) => createMatrixHandler(open, deliver, (fn) => setTimeout(fn, 16)));
+    }
+    const l = local;
+    return (m) => void l.then((h) => h.receive(m));
+  };
+
+  return {
+    compute(slot, input, listener) {
+      const id = nextId++;
+      const send = ensure();
+      const old = bySlot.get(slot);
+      if (old !== undefined) listeners.delete(old);
+      bySlot.set(slot, id);
+      listeners.set(id, listener);
+      send({ type: 'matrix', id, slot, input });
+      return () => {
+        if (!listeners.has(id)) return;
+        listeners.delete(id);
+        send({ type: 'cancel', id });
+      };
+    },
+    dispose() {
+      listeners.clear();
+      worker?.terminate();
+      worker = null;
+    },
+  };
+}
+
+/** The browser's matrix client: a module worker, or the handler in this thread. */
+export function createBrowserMatrixClient(): MatrixClient {
+  return createMatrixClient({
+    createWorker: () =>
+      typeof Worker === 'undefined'
+        ? null
+        : (new Worker(new URL('./matrix.worker.ts', import.meta.url), {
+            type: 'module',
+            name: 'hookpath-matrix',
+          }) as unknown as MatrixWorkerLike),
+    loadInThread: async () => (await import('../../cluster/matrix.ts')).openMatrix,
+  });
+}
