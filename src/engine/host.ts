@@ -10,6 +10,7 @@ import {
   type Cidr,
   type IfAddr,
 } from './ip.ts';
+import type { IpvsSpec } from './ipvs/spec.ts';
 import type { L4Proto } from './packet.ts';
 
 export type InterfaceKind = 'ether' | 'loopback' | 'dummy' | 'veth';
@@ -32,6 +33,8 @@ export interface HostSpec {
   readonly lazyRules?: () => string;
   /** ip6tables-save text, the IPv6 ruleset (IPv6 packets traverse only this one). */
   readonly rules6?: string;
+  /** The IPVS table (kube-proxy's IPVS mode); absent means no IPVS virtual service. */
+  readonly ipvs?: IpvsSpec;
 }
 
 export interface InterfaceSpec {

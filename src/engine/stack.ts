@@ -17,8 +17,10 @@ import {
   newConn,
   tupleOf,
   tupleKey,
+  UNTRACKED,
   type CtInfo,
 } from './conntrack.ts';
+import { ipvsForward, ipvsLocalIn, ipvsLocalOut } from './ipvs/index.ts';
 import { isLocalAddr, localIface, longestMatch, selectSourceAddr, type Route } from './host.ts';
 import { ipToNum, isLoopback, isMulticastOrBroadcast } from './ip.ts';
 import type { Packet } from './packet.ts';
@@ -71,8 +73,6 @@ export type StackResult =
 
 /** Hosts without netfilter tables have no conntrack at all. */
 const NO_CT: CtInfo = { conn: null, dir: 'original', state: 'UNTRACKED' };
-/** Set by NOTRACK / CT --notrack in the raw table. */
-const UNTRACKED: CtInfo = { conn: null, dir: 'original', state: 'UNTRACKED' };
 /** Before conntrack has seen the packet (raw table): xt_conntrack reports INVALID. */
 const PENDING: CtInfo = { conn: null, dir: 'original', state: 'INVALID' };
 
@@ -383,13 +383,18 @@ function applyBinding(env: StackEnv, t: Traversal, dstManip: boolean): void {
   const target = natTarget(conn, t.ct.dir);
   const p = t.pkt;
   let next: Packet = p;
+  // nf_nat_packet rewrites only what a binding changed (IPS_SRC_NAT / IPS_DST_NAT, inverted for
+  // the reply): a reply tuple IPVS altered (ip_vs_update_conntrack) is no NAT binding.
+  const bound = dstManip === (t.ct.dir === 'original') ? conn.dstNat : conn.srcNat;
   if (
+    bound &&
     dstManip &&
     (p.dst !== target.dst || p.dport !== target.dport) &&
     (p.proto !== 'icmp' || !p.inner)
   ) {
     next = { ...p, dst: target.dst, dport: target.dport };
   } else if (
+    bound &&
     !dstManip &&
     (p.src !== target.src || p.sport !== target.sport) &&
     (p.proto !== 'icmp' || !p.inner)
@@ -561,8 +566,13 @@ export function receive(
         iface: localIface(h, p.dst) ?? '',
       });
     const inp = traversal(p, 'INPUT', inIf, null, null, pre.ct);
-    const vi = runHook(env, inp);
+    const vi = runHook(env, inp, HOOK_TABLES.INPUT.slice(0, 3));
     if (vi.kind !== 'accept') return verdictResult(vi, inp);
+    // IPVS sits between security INPUT (50) and nat INPUT (100): see ipvs/hooks.ts.
+    const iv = ipvsLocalIn(env, inp, (pk, ct) => output(env, pk, ct, true));
+    if (iv) return iv;
+    const vn = runHook(env, inp, ['nat']);
+    if (vn.kind !== 'accept') return verdictResult(vn, inp);
     confirmConn(env, inp);
     return { kind: 'local', pkt: inp.pkt, inIf, ct: inp.ct };
   }
@@ -602,6 +612,7 @@ export function receive(
   const fwd = traversal(p, 'FORWARD', inIf, r.dev, r.nextHop, pre.ct);
   const vf = runHook(env, fwd);
   if (vf.kind !== 'accept') return verdictResult(vf, fwd);
+  ipvsForward(env, fwd);
   return postrouting(env, fwd.pkt, inIf, r.dev, r.nextHop, fwd.ct);
 }
 
@@ -690,8 +701,16 @@ function outputRoute(
   return { dev: r.dev, nextHop: r.nextHop, src, route: r.route };
 }
 
-/** A packet sent by a local process (or by the kernel itself: RST, ICMP errors). */
-export function output(env: StackEnv, pkt: Packet, ct: CtInfo | null = null): StackResult {
+/**
+ * A packet sent by a local process (or by the kernel itself: RST, ICMP errors), or re-sent by
+ * IPVS after rewriting it (`ipvsProperty`, skb->ipvs_property: the IPVS hooks let it pass).
+ */
+export function output(
+  env: StackEnv,
+  pkt: Packet,
+  ct: CtInfo | null = null,
+  ipvsProperty = false,
+): StackResult {
   const r0 = outputRoute(env, pkt);
   if ('error' in r0) {
     routeEvent(env, pkt, 'unreachable', r0.error, null, null, null);
@@ -753,6 +772,9 @@ export function output(env: StackEnv, pkt: Packet, ct: CtInfo | null = null): St
     nextHop = r1.nextHop;
     routeEvent(env, p, 'reroute', 'reroute', dev, nextHop !== p.dst ? nextHop : null, r1.route);
   }
+  // IPVS sits between nat OUTPUT (-100) and filter OUTPUT (0): see ipvs/hooks.ts.
+  const iv = ipvsLocalOut(env, out, (pk, c) => output(env, pk, c, true), ipvsProperty);
+  if (iv) return iv;
   const v2 = runHook(env, out, all.slice(afterNat));
   if (v2.kind !== 'accept') return verdictResult(v2, out);
   return postrouting(env, out.pkt, null, dev, nextHop, out.ct);
