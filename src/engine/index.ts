@@ -46,4 +46,5 @@ export {
   parseIPv4,
   formatIPv4,
   parseIfAddr,
+  ipToNum,
 } from './ip.ts';

@@ -1,0 +1,13 @@
+/**
+ * kube-proxy (IPVS mode) generator: Services and EndpointSlices in, what kube-proxy's IPVS
+ * proxier programs on one node out: kube-ipvs0 addresses, ipsets, iptables rules, IPVS virtual
+ * and real servers. Pure TypeScript. Followed: kube-proxy v1.34/v1.35 (IPVS mode deprecated in
+ * v1.35, KEP-5495). Results are modelled from kube-proxy's and the kernel's sources; they are
+ * checked against kube-proxy's own IPVS tests, not on a kernel (no IPVS module here).
+ */
+export { generateIpvsRules } from './generate.ts';
+export type { IpvsConfig, IpvsRules, VirtualServerInfo, VirtualServerKind } from './generate.ts';
+export { IPSET_INFO, ipsetName, ipsetSave, ipsetSpecs } from './ipsets.ts';
+export type { GeneratedSet, SetType } from './ipsets.ts';
+export { isValidForSet, nodeAddressSet, nodePortIPs } from './node-ips.ts';
+export { JUMP_CHAINS, NAT_CHAINS, FILTER_CHAINS } from './rules.ts';
