@@ -14,7 +14,15 @@ import { pathChoices, resolveSender, resolveTarget } from './targets.ts';
 import type { BuiltCluster } from './topology.ts';
 import { composeCluster } from './compose.ts';
 import { unplaced } from './diagnostic.ts';
-import type { ClusterView, LabDiagnostic, LabResult, PathSelection, RunView } from './types.ts';
+import { IPVS_DEPRECATION, IPVS_MODELLED } from '../kube/ipvs/index.ts';
+import type {
+  ClusterView,
+  IpvsNodeView,
+  LabDiagnostic,
+  LabResult,
+  PathSelection,
+  RunView,
+} from './types.ts';
 
 export { manifestDiagnostic } from './diagnostic.ts';
 
@@ -96,7 +104,10 @@ export function probeFor(
   c: BuiltCluster,
   path: PathSelection,
 ):
-  | { probe: ProbeSpec; to: { address: string; port: number; proto: 'tcp' | 'udp' | 'sctp' } }
+  | {
+      probe: ProbeSpec;
+      to: { address: string; port: number; proto: 'tcp' | 'udp' | 'sctp' | 'icmp' };
+    }
   | { error: string } {
   const s = resolveSender(c, path.from);
   if ('error' in s) return s;
@@ -142,6 +153,23 @@ function rulesFor(c: BuiltCluster, onPath: readonly string[]): Record<string, st
   const out: Record<string, string> = {};
   for (const n of wanted) out[n] = c.rulesOf(n) ?? '';
   return out;
+}
+
+/** The IPVS views of the cluster's IPVS-mode nodes (none: no `ipvs` field at all). */
+function ipvsViews(c: BuiltCluster): { ipvs?: Record<string, IpvsNodeView> } {
+  const out: Record<string, IpvsNodeView> = {};
+  for (const n of c.spec.nodes) {
+    const r = c.ipvsOf(n.name);
+    if (r)
+      out[n.name] = {
+        ipvsadm: r.ipvsadm,
+        ipsets: r.ipsetSave,
+        dummyAddresses: r.dummyAddresses,
+        modelled: IPVS_MODELLED,
+        deprecation: IPVS_DEPRECATION,
+      };
+  }
+  return Object.keys(out).length ? { ipvs: out } : {};
 }
 
 /** Pods drawn per node beyond those on the path, in a big cluster. */
@@ -202,6 +230,7 @@ export function runLab(input: LabInput): LabResult {
       cluster: cluster ? viewFor(cluster, new Set()) : null,
       choices: cluster ? pathChoices(cluster) : null,
       rules: cluster ? rulesFor(cluster, []) : {},
+      ...(cluster ? ipvsViews(cluster) : {}),
     };
   const choices = pathChoices(cluster);
   const first = built.probes[0];
@@ -210,10 +239,16 @@ export function runLab(input: LabInput): LabResult {
     (first
       ? { from: first.from, to: first.to, ...(first.proto ? { proto: first.proto } : {}) }
       : null);
-  const base: { cluster: ClusterView; choices: typeof choices; rules: Record<string, string> } = {
+  const base: {
+    cluster: ClusterView;
+    choices: typeof choices;
+    rules: Record<string, string>;
+    ipvs?: Record<string, IpvsNodeView>;
+  } = {
     cluster: viewFor(cluster, new Set()),
     choices,
     rules: rulesFor(cluster, []),
+    ...ipvsViews(cluster),
   };
   if (!path) return { ok: true, diagnostics: all, ...base, probe: null, runs: [] };
   const resolved = probeFor(cluster, path);

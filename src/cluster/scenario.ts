@@ -19,7 +19,12 @@ export interface ProcessSpec {
 }
 
 export interface KubeProxySpec {
-  readonly mode?: 'iptables';
+  /** Proxy mode; `ipvs` is modelled from the kernel and kube-proxy sources (no kernel check). */
+  readonly mode?: 'iptables' | 'ipvs';
+  /** IPVS mode: ipvs.strictARP (arp_ignore=1, arp_announce=2). */
+  readonly strictARP?: boolean;
+  /** IPVS mode: ipvs.scheduler. */
+  readonly scheduler?: 'rr' | 'wrr';
   readonly nodePortAddresses?: readonly string[];
   readonly masqueradeAll?: boolean;
   readonly localhostNodePorts?: boolean;
@@ -92,7 +97,8 @@ export interface ProbeDef {
   readonly name?: string;
   readonly from: string;
   readonly to: string;
-  readonly proto?: 'tcp' | 'udp';
+  /** `icmp` sends an echo request (ping) to the target's address; its port is ignored. */
+  readonly proto?: 'tcp' | 'udp' | 'icmp';
   readonly expect: ProbeExpect;
   readonly note?: I18nText;
 }

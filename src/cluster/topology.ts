@@ -14,6 +14,7 @@ import {
   type RouteSpec,
 } from '../engine/index.ts';
 import { generateIptablesRules } from '../kube/proxier/index.ts';
+import { generateIpvsRules, ipsetSpecs, type IpvsRules } from '../kube/ipvs/index.ts';
 import { deriveSettings } from '../kube/proxier/config.ts';
 import {
   DEFAULT_PROXIER_CONFIG,
@@ -54,6 +55,11 @@ export interface BuiltCluster {
   }[];
   /** Host name of each pod (`namespace/name` -> host). */
   readonly podHosts: ReadonlyMap<string, string>;
+  /**
+   * What kube-proxy's IPVS proxier programmed on a node in IPVS mode (kube-ipvs0 addresses,
+   * ipsets, virtual servers); undefined for an iptables-mode node. Modelled, not kernel-checked.
+   */
+  readonly ipvsOf: (node: string) => IpvsRules | undefined;
 }
 
 function prefixOf(cidr: string | undefined, fallback: number): number {
@@ -127,8 +133,16 @@ function vethName(pod: string): string {
     .slice(0, 11)}`;
 }
 
+/** The node's kube-proxy settings: the cluster's, then the node's own. */
+export function kubeProxyOf(
+  spec: ClusterSpec,
+  node: NodeSpec,
+): NonNullable<ClusterSpec['kubeProxy']> {
+  return { ...spec.kubeProxy, ...node.kubeProxy };
+}
+
 function proxierConfig(spec: ClusterSpec, node: NodeSpec, nodeIPs: string[]): ProxierConfig {
-  const kp = { ...spec.kubeProxy, ...node.kubeProxy };
+  const kp = kubeProxyOf(spec, node);
   return {
     ...DEFAULT_PROXIER_CONFIG,
     nodeName: node.name,
@@ -183,6 +197,7 @@ export function buildClusterFromModel(
     return text;
   };
   const podHosts = new Map<string, string>();
+  const ipvsByNode = new Map<string, IpvsRules>();
   const usedNames = new Set<string>([
     ...spec.nodes.map((n) => n.name),
     ...(spec.clients ?? []).map((c) => c.name),
@@ -225,14 +240,37 @@ export function buildClusterFromModel(
       links.push({ a: node.name, aIf: veth, b: host, bIf: 'eth0', segment: `veth:${host}` });
     }
     const cfg = proxierConfig(spec, node, [node.ip, ...vipsHere]);
-    // kube-proxy's rules are generated when a packet first reaches the node (large clusters).
+    const kp = kubeProxyOf(spec, node);
+    // IPVS mode: kube-ipvs0, the ipsets and the virtual servers are part of the host, so they are
+    // generated now; the iptables rules of either mode are made when a packet first needs them.
+    const ipvs =
+      kp.mode === 'ipvs'
+        ? generateIpvsRules(
+            { services: model.services, endpointSlices: model.endpointSlices, config: cfg },
+            {
+              ...(kp.scheduler ? { scheduler: kp.scheduler } : {}),
+              strictARP: kp.strictARP ?? false,
+            },
+          )
+        : null;
+    if (ipvs) {
+      ipvsByNode.set(node.name, ipvs);
+      // A NOARP dummy device; its /32 addresses enter the local table only (no connected route).
+      ifaces.push({
+        name: 'kube-ipvs0',
+        kind: 'dummy',
+        addresses: ipvs.dummyAddresses.map((a) => `${a}/32`),
+      });
+    }
     ruleMakers.set(node.name, () =>
       mergeIptablesSave(
-        generateIptablesRules({
-          services: model.services,
-          endpointSlices: model.endpointSlices,
-          config: cfg,
-        }),
+        ipvs
+          ? ipvs.dump
+          : generateIptablesRules({
+              services: model.services,
+              endpointSlices: model.endpointSlices,
+              config: cfg,
+            }),
         node.rules ?? '',
       ),
     );
@@ -283,14 +321,17 @@ export function buildClusterFromModel(
       interfaces: ifaces,
       routes,
       // kube-proxy sets route_localnet=1 when localhost NodePorts are on (iptables mode, IPv4) and
-      // nodePortAddresses include 127.0.0.0/8 (they do when empty).
+      // nodePortAddresses include 127.0.0.0/8 (they do when empty); IPVS mode never sets it.
+      // IPVS mode with strictARP sets arp_ignore=1 (pkg/proxy/ipvs/proxier.go, NewProxier).
       sysctls: {
         ipForward: node.sysctls?.ipForward ?? true,
-        routeLocalnet: node.sysctls?.routeLocalnet ?? np.localhostNodePorts,
+        routeLocalnet: node.sysctls?.routeLocalnet ?? (ipvs ? false : np.localhostNodePorts),
         rpFilter: node.sysctls?.rpFilter ?? 0,
+        ...(ipvs && kp.strictARP ? { arpIgnore: 1 as const } : {}),
       },
       listeners,
       lazyRules: () => rulesOf(node.name) ?? '',
+      ...(ipvs ? { ipsets: ipsetSpecs(ipvs.sets), ipvs: ipvs.ipvs } : {}),
     });
     lanMembers.push({ host: node.name, iface: 'eth0' });
     views.push({
@@ -441,6 +482,7 @@ export function buildClusterFromModel(
     rulesOf,
     ruleProblems,
     podHosts,
+    ipvsOf: (name) => ipvsByNode.get(name),
   };
 }
 

@@ -6,6 +6,12 @@
  * checked against kube-proxy's own IPVS tests, not on a kernel (no IPVS module here).
  */
 export { generateIpvsRules } from './generate.ts';
+
+/** How every IPVS result is marked wherever it is shown (CLI, lab data). */
+export const IPVS_MODELLED = 'modelled from kernel and kube-proxy sources, not checked on a kernel';
+/** IPVS mode's status upstream. */
+export const IPVS_DEPRECATION =
+  'kube-proxy IPVS mode is deprecated since Kubernetes v1.35 (KEP-5495); nftables mode is its replacement';
 export type { IpvsConfig, IpvsRules, VirtualServerInfo, VirtualServerKind } from './generate.ts';
 export { IPSET_INFO, ipsetName, ipsetSave, ipsetSpecs } from './ipsets.ts';
 export type { GeneratedSet, SetType } from './ipsets.ts';
