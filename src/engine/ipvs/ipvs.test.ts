@@ -9,6 +9,7 @@ import {
   buildNetwork,
   enumerateOutcomes,
   ipvsadmList,
+  newNetworkState,
   ipvsadmSave,
   simulate,
   type HostSpec,
@@ -250,6 +251,112 @@ describe('IPVS virtual service on a node (VS/NAT)', () => {
       cluster({ services: [{ ...ONE_SERVER.services[0]!, scheduler: 'lc' }] }),
     );
     expect(problems[0]).toMatchObject({ host: 'node-a', field: 'ipvs.services[0].scheduler' });
+  });
+});
+
+describe('IPVS persistence and local real servers', () => {
+  const persistent = (timeout: number): IpvsSpec => ({
+    services: [
+      {
+        proto: 'tcp',
+        address: VIP,
+        port: 80,
+        persistent: timeout,
+        realServers: [
+          { address: '10.244.1.5', port: 8080 },
+          { address: '10.244.1.6', port: 8080 },
+        ],
+      },
+    ],
+  });
+
+  it('a persistence template sends the same client to the same real server (ip_vs_sched_persist)', () => {
+    const { network } = buildNetwork(cluster(persistent(10800)));
+    if (!network) throw new Error('no network');
+    const state = newNetworkState();
+    const first = simulate(network, fromClient, { state, seed: 7 });
+    const servers = new Set<string>();
+    for (let seed = 1; seed <= 6; seed++) {
+      const again = simulate(network, { ...fromClient, sport: 50000 + seed }, { state, seed });
+      const ev = again.events.find((e) => e.type === 'ipvs' && e.host === 'node-a');
+      expect(ev).toMatchObject({ action: 'persist' });
+      servers.add(ev?.type === 'ipvs' ? (ev.realServer ?? '') : '');
+    }
+    const chosen = first.events.find((e) => e.type === 'ipvs' && e.action === 'schedule');
+    expect([...servers]).toEqual([chosen?.type === 'ipvs' ? chosen.realServer : '']);
+  });
+
+  it('an expired template schedules again', () => {
+    const { network } = buildNetwork(cluster(persistent(1)));
+    if (!network) throw new Error('no network');
+    const state = newNetworkState();
+    simulate(network, fromClient, { state });
+    state.now += 5;
+    const later = simulate(network, { ...fromClient, sport: 50001 }, { state });
+    expect(later.events.find((e) => e.type === 'ipvs')).toMatchObject({ action: 'schedule' });
+  });
+
+  it('a real server on the node itself gets the packet locally (NF_ACCEPT with the new destination)', () => {
+    const spec: IpvsSpec = {
+      services: [
+        {
+          proto: 'tcp',
+          address: VIP,
+          port: 443,
+          realServers: [{ address: '192.168.50.2', port: 6443 }],
+        },
+      ],
+    };
+    const sim = run(
+      cluster(spec, MASQ_RULES, {
+        listeners: [{ process: 'kube-apiserver', proto: 'tcp', address: '0.0.0.0', port: 6443 }],
+      }),
+      { ...fromClient, dport: 443 },
+    );
+    expect(sim.outcome).toMatchObject({
+      kind: 'answered',
+      host: 'node-a',
+      process: 'kube-apiserver',
+      srcSeen: '192.168.50.10',
+    });
+    const ipvs = sim.events.filter((e) => e.type === 'ipvs' && e.host === 'node-a');
+    expect(ipvs.map((e) => (e.type === 'ipvs' ? `${e.hook} ${e.action}` : ''))).toEqual([
+      'INPUT schedule',
+      'INPUT local',
+      // The server's answer leaves through LOCAL_OUT, where ip_vs_local_reply4 (-99) restores VIP:443.
+      'OUTPUT reply',
+    ]);
+  });
+});
+
+describe('bitmap:port ipsets (kube-proxy KUBE-NODE-PORT-UDP)', () => {
+  it('match a UDP port, not a TCP packet that a -p udp rule leaves out, nor ICMP', () => {
+    const rules = `*filter
+:INPUT ACCEPT [0:0]
+-A INPUT -p udp -m set --match-set NP dst -j DROP
+-A INPUT -m set --match-set NP dst -j REJECT
+COMMIT
+`;
+    const spec: NetworkSpec = {
+      hosts: [
+        {
+          name: 'a',
+          interfaces: [{ name: 'eth0', addresses: ['10.0.0.1/24'], segment: 's' }],
+          listeners: [{ process: 'x', proto: 'tcp', address: '0.0.0.0', port: 30080 }],
+        },
+        {
+          name: 'b',
+          interfaces: [{ name: 'eth0', addresses: ['10.0.0.2/24'], segment: 's' }],
+          rules,
+          ipsets: [{ name: 'NP', type: 'bitmap:port', entries: ['30080'] }],
+        },
+      ],
+    };
+    const go = (proto: 'udp' | 'tcp' | 'icmp') =>
+      run(spec, { kind: 'connect', from: 'a', proto, dst: '10.0.0.2', dport: 30080 }).outcome.kind;
+    expect(go('udp')).toBe('timeout'); // dropped by the -p udp rule
+    expect(go('tcp')).toBe('refused'); // the bare set rule: any port protocol
+    expect(go('icmp')).toBe('answered'); // no port: no match, the echo is answered
   });
 });
 
