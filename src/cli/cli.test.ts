@@ -186,8 +186,8 @@ describe('packet and option values', () => {
     );
     expectBadInput(cli('trace', '--nope'), "Unknown option '--nope'");
     expectBadInput(
-      cli('trace', SCENARIO, '--proto', 'icmp'),
-      "--proto 'icmp': use tcp, udp or sctp",
+      cli('trace', SCENARIO, '--proto', 'gre'),
+      "--proto 'gre': use tcp, udp, sctp or icmp (a ping)",
     );
   });
 });

@@ -110,7 +110,7 @@ const ONE_SERVER: IpvsSpec = {
   ],
 };
 
-function run(spec: NetworkSpec, probe: ProbeSpec) {
+function probeOn(spec: NetworkSpec, probe: ProbeSpec) {
   const { network, problems } = buildNetwork(spec);
   if (!network) throw new Error(JSON.stringify(problems));
   return simulate(network, probe);
@@ -139,7 +139,7 @@ function steps(events: readonly TraceEvent[], host: string, packetId: number): s
 
 describe('IPVS virtual service on a node (VS/NAT)', () => {
   it('schedules a client SYN after filter INPUT, sends it through OUTPUT and POSTROUTING, and masquerades it', () => {
-    const sim = run(cluster(ONE_SERVER), fromClient);
+    const sim = probeOn(cluster(ONE_SERVER), fromClient);
     expect(sim.outcome).toMatchObject({ kind: 'answered', host: 'web', srcSeen: '192.168.50.2' });
     expect(steps(sim.events, 'node-a', 1)).toEqual([
       'raw PREROUTING',
@@ -161,7 +161,7 @@ describe('IPVS virtual service on a node (VS/NAT)', () => {
   });
 
   it('translates the reply back to the virtual service in FORWARD (priority 100), so the client sees VIP:80', () => {
-    const sim = run(cluster(ONE_SERVER), fromClient);
+    const sim = probeOn(cluster(ONE_SERVER), fromClient);
     const replyId = Math.max(
       ...sim.events.filter((e) => e.host === 'node-a').map((e) => e.packetId),
     );
@@ -178,7 +178,7 @@ describe('IPVS virtual service on a node (VS/NAT)', () => {
   });
 
   it('with net.ipv4.vs.conntrack=0 the packet leaves conntrack: no MASQUERADE, the pod answers the client directly and the client drops it', () => {
-    const sim = run(cluster({ ...ONE_SERVER, conntrack: false }), fromClient);
+    const sim = probeOn(cluster({ ...ONE_SERVER, conntrack: false }), fromClient);
     const atPod = sim.events.find((e) => e.type === 'socket' && e.host === 'web');
     expect(atPod?.packet.src).toBe('192.168.50.10');
     expect(
@@ -192,18 +192,18 @@ describe('IPVS virtual service on a node (VS/NAT)', () => {
     const empty: IpvsSpec = {
       services: [{ proto: 'tcp', address: VIP, port: 80, realServers: [] }],
     };
-    const sim = run(cluster(empty), fromClient);
+    const sim = probeOn(cluster(empty), fromClient);
     expect(sim.outcome).toMatchObject({ kind: 'refused', via: 'icmp-port-unreachable', from: VIP });
   });
 
   it('leaves a port that is no virtual service to the local stack (here: a reset)', () => {
-    const sim = run(cluster(ONE_SERVER), { ...fromClient, dport: 22 });
+    const sim = probeOn(cluster(ONE_SERVER), { ...fromClient, dport: 22 });
     expect(sim.outcome).toMatchObject({ kind: 'refused', via: 'tcp-reset' });
     expect(sim.events.some((e) => e.type === 'ipvs')).toBe(false);
   });
 
   it('serves a process on the node through LOCAL_OUT (after nat OUTPUT, before filter OUTPUT)', () => {
-    const sim = run(cluster(ONE_SERVER), {
+    const sim = probeOn(cluster(ONE_SERVER), {
       kind: 'connect',
       from: 'node-a',
       proto: 'tcp',
@@ -307,7 +307,7 @@ describe('IPVS persistence and local real servers', () => {
         },
       ],
     };
-    const sim = run(
+    const sim = probeOn(
       cluster(spec, MASQ_RULES, {
         listeners: [{ process: 'kube-apiserver', proto: 'tcp', address: '0.0.0.0', port: 6443 }],
       }),
@@ -353,7 +353,8 @@ COMMIT
       ],
     };
     const go = (proto: 'udp' | 'tcp' | 'icmp') =>
-      run(spec, { kind: 'connect', from: 'a', proto, dst: '10.0.0.2', dport: 30080 }).outcome.kind;
+      probeOn(spec, { kind: 'connect', from: 'a', proto, dst: '10.0.0.2', dport: 30080 }).outcome
+        .kind;
     expect(go('udp')).toBe('timeout'); // dropped by the -p udp rule
     expect(go('tcp')).toBe('refused'); // the bare set rule: any port protocol
     expect(go('icmp')).toBe('answered'); // no port: no match, the echo is answered
