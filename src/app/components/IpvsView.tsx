@@ -4,6 +4,7 @@ import { useLab } from './context.tsx';
 /**
  * What kube-proxy's IPVS proxier programmed on an IPVS-mode node, under its rules: `ipvsadm -Ln`,
  * the kube-ipvs0 addresses and the ipsets. Marked as modelled (no kernel check) and deprecated.
+ * The listings scroll sideways in a narrow panel, so each is focusable (keyboard scrolling).
  */
 export function IpvsView({ host }: { host: string }) {
   const { t } = useTranslation();
@@ -16,7 +17,9 @@ export function IpvsView({ host }: { host: string }) {
       <p className="muted rules-ipvs-note">{t('rules.ipvs.deprecated')}</p>
       <details open>
         <summary>ipvsadm -Ln</summary>
-        <pre data-testid="ipvsadm">{view.ipvsadm}</pre>
+        <pre data-testid="ipvsadm" tabIndex={0} aria-label="ipvsadm -Ln">
+          {view.ipvsadm}
+        </pre>
       </details>
       <details>
         <summary>{t('rules.ipvs.addresses', { count: view.dummyAddresses.length })}</summary>
@@ -26,7 +29,9 @@ export function IpvsView({ host }: { host: string }) {
       </details>
       <details>
         <summary>{t('rules.ipvs.ipsets')}</summary>
-        <pre>{view.ipsets}</pre>
+        <pre tabIndex={0} aria-label="ipset save">
+          {view.ipsets}
+        </pre>
       </details>
     </div>
   );
