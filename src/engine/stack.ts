@@ -102,6 +102,7 @@ function chainEnv(env: StackEnv, family: 4 | 6): ChainEnv {
     notrack: (t) => {
       t.ct = UNTRACKED;
     },
+    ipvsConns: env.state.ipvs.conns,
   };
 }
 
@@ -613,7 +614,7 @@ export function receive(
   const vf = runHook(env, fwd);
   if (vf.kind !== 'accept') return verdictResult(vf, fwd);
   ipvsForward(env, fwd);
-  return postrouting(env, fwd.pkt, inIf, r.dev, r.nextHop, fwd.ct);
+  return postrouting(env, fwd.pkt, inIf, r.dev, r.nextHop, fwd.ct, fwd.ipvsProperty);
 }
 
 function postrouting(
@@ -623,8 +624,10 @@ function postrouting(
   outIf: string,
   nextHop: string,
   ct: CtInfo,
+  ipvsProperty = false,
 ): StackResult {
   const post = traversal(pkt, 'POSTROUTING', inIf, outIf, nextHop, ct);
+  if (ipvsProperty) post.ipvsProperty = true;
   const v = runHook(env, post);
   if (v.kind !== 'accept') return verdictResult(v, post);
   confirmConn(env, post);
@@ -734,6 +737,7 @@ export function output(
     r0.nextHop,
     ct ?? (rulesetFor(env, p) ? PENDING : NO_CT),
   );
+  if (ipvsProperty) out.ipvsProperty = true;
   // The kernel reroutes inside the mangle and nat OUTPUT hooks (ipt_mangle_out,
   // nf_nat_ipv4_local_fn), before filter OUTPUT: a failed reroute drops the packet there, and
   // filter OUTPUT never sees it (Linux 6.18: a DNAT to a pod with source 127.0.0.1 and
@@ -777,5 +781,5 @@ export function output(
   if (iv) return iv;
   const v2 = runHook(env, out, all.slice(afterNat));
   if (v2.kind !== 'accept') return verdictResult(v2, out);
-  return postrouting(env, out.pkt, null, dev, nextHop, out.ct);
+  return postrouting(env, out.pkt, null, dev, nextHop, out.ct, out.ipvsProperty);
 }

@@ -168,6 +168,7 @@ function natXmit(env: StackEnv, t: Traversal, conn: IpvsConn, xmit: IpvsXmit): S
   if (local) {
     t.pkt = pkt;
     t.ct = ct;
+    t.ipvsProperty = true;
     emit(env, t, 'local', null, conn, before);
     return null;
   }
@@ -237,6 +238,8 @@ function reply(env: StackEnv, t: Traversal): void {
   if (!conn) return;
   const before = t.pkt;
   t.pkt = { ...before, src: conn.vaddr, sport: conn.vport };
+  // handle_response marks the translated reply (skb->ipvs_property), as xt_ipvs sees it.
+  t.ipvsProperty = true;
   emit(env, t, 'reply', null, conn, before);
 }
 

@@ -361,6 +361,39 @@ COMMIT
   });
 });
 
+describe('-m ipvs (xt_ipvs.c)', () => {
+  const rules = MASQ_RULES.replace(
+    ':POSTROUTING ACCEPT [0:0]\nCOMMIT\n*nat',
+    [
+      ':POSTROUTING ACCEPT [0:0]',
+      '-A POSTROUTING -m ipvs --vaddr 10.96.0.10/32 --vport 80 --vproto tcp --vmethod MASQ --vdir ORIGINAL -j LOG --log-prefix "request "',
+      '-A POSTROUTING -m ipvs --ipvs -j LOG --log-prefix "ipvs "',
+      '-A POSTROUTING -m ipvs ! --ipvs -j LOG --log-prefix "plain "',
+      '-A POSTROUTING -m ipvs --vport 81 -j LOG --log-prefix "port-81 "',
+      'COMMIT',
+      '*nat',
+    ].join('\n'),
+  );
+
+  it('matches the request IPVS re-sent by its connection, the translated reply by ipvs_property only', () => {
+    const sim = probeOn(cluster(ONE_SERVER, rules), fromClient);
+    expect(sim.outcome.kind).toBe('answered');
+    const logs = sim.events
+      .filter((e) => e.type === 'log' && e.host === 'node-a')
+      .map((e) => (e.type === 'log' ? `${e.packetId} ${e.prefix.trim()}` : ''));
+    const reply = Math.max(...sim.events.filter((e) => e.host === 'node-a').map((e) => e.packetId));
+    // The request: its connection is found (client = source, real server = destination).
+    // The reply after handle_response: ipvs_property, but no connection on the inverted header.
+    expect(logs).toEqual(['1 request', '1 ipvs', `${reply} ipvs`]);
+  });
+
+  it('sees no ipvs_property on a packet IPVS never touched', () => {
+    const sim = probeOn(cluster(ONE_SERVER, rules), { ...fromClient, dport: 22 });
+    const logs = sim.events.filter((e) => e.type === 'log' && e.host === 'node-a');
+    expect(logs.map((e) => (e.type === 'log' ? e.prefix.trim() : ''))).toEqual(['plain']);
+  });
+});
+
 describe('ipvsadm views', () => {
   const spec: IpvsSpec = {
     services: [

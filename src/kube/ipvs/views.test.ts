@@ -117,4 +117,119 @@ describe('IPVS generator views', () => {
     // CIDR) and KUBE-POSTROUTING masquerades it out of the veth.
     expect(sim.outcome).toMatchObject({ kind: 'answered', host: 'pod', srcSeen: '192.168.0.2' });
   });
+
+  describe('loadBalancerSourceRanges (KUBE-PROXY-FIREWALL, KUBE-IPVS-OUT-FILTER with -m ipvs)', () => {
+    const ranged = (range: string) =>
+      generateIpvsRules(
+        input(
+          [
+            service({
+              name: 'lb',
+              type: 'LoadBalancer',
+              clusterIP: '10.96.0.30',
+              ports: [
+                { name: 'http', port: 80, protocol: 'TCP', targetPort: 8080, nodePort: null },
+              ],
+              loadBalancerIngress: [{ ip: '192.168.0.210' }],
+              loadBalancerSourceRanges: [range],
+            }),
+          ],
+          [
+            {
+              ...webSlice,
+              service: 'lb',
+            },
+          ],
+          { clusterCIDR: '10.244.0.0/16' },
+        ),
+      );
+    const net = (r: ReturnType<typeof generateIpvsRules>) => {
+      const { network, problems } = buildNetwork({
+        hosts: [
+          {
+            name: 'node-a',
+            interfaces: [
+              { name: 'eth0', addresses: ['192.168.0.2/24'], segment: 'lan' },
+              {
+                name: 'kube-ipvs0',
+                kind: 'dummy',
+                addresses: r.dummyAddresses.map((a) => `${a}/32`),
+              },
+              { name: 'cali1', addresses: [], kind: 'veth', segment: 'p', proxyArp: true },
+            ],
+            routes: [
+              { to: '10.244.1.5/32', dev: 'cali1' },
+              { to: 'default', via: '192.168.0.1' },
+            ],
+            sysctls: { ipForward: true, arpIgnore: 0 },
+            rules: r.dump,
+            ipsets: ipsetSpecs(r.sets),
+            ipvs: r.ipvs,
+          },
+          {
+            name: 'pod',
+            interfaces: [
+              { name: 'eth0', addresses: ['10.244.1.5/32'], kind: 'veth', segment: 'p' },
+            ],
+            routes: [
+              { to: '169.254.1.1/32', dev: 'eth0' },
+              { to: 'default', via: '169.254.1.1', dev: 'eth0' },
+            ],
+            listeners: [{ process: 'web', proto: 'tcp', address: '0.0.0.0', port: 8080 }],
+          },
+          {
+            name: 'client',
+            interfaces: [{ name: 'eth0', addresses: ['192.168.0.50/24'], segment: 'lan' }],
+          },
+        ],
+      });
+      expect(problems).toEqual([]);
+      return network as NonNullable<typeof network>;
+    };
+    const fromNode = {
+      kind: 'connect',
+      from: 'node-a',
+      proto: 'tcp',
+      dst: '192.168.0.210',
+      dport: 80,
+    } as const;
+    const fromClient = { ...fromNode, from: 'client' } as const;
+
+    it('the node is outside the ranges: its own connection is dropped in filter OUTPUT', () => {
+      const r = ranged('10.0.0.0/8');
+      expect(r.restoreInput).toContain(
+        '-A KUBE-IPVS-OUT-FILTER -s 192.168.0.210 -m ipvs --vaddr 192.168.0.210 --vproto tcp --vport 80 -j DROP',
+      );
+      const sim = simulate(net(r), fromNode);
+      expect(sim.outcome.kind).toBe('timeout');
+      const drop = sim.events.find((e) => e.type === 'rule' && e.verdict === 'DROP');
+      expect(drop).toMatchObject({
+        table: 'filter',
+        chain: 'KUBE-IPVS-OUT-FILTER',
+        hook: 'OUTPUT',
+      });
+      // An outside client outside the ranges meets KUBE-SOURCE-RANGES-FIREWALL in filter INPUT.
+      const c = simulate(net(r), fromClient);
+      expect(c.outcome.kind).toBe('timeout');
+      expect(c.events.find((e) => e.type === 'rule' && e.verdict === 'DROP')).toMatchObject({
+        chain: 'KUBE-SOURCE-RANGES-FIREWALL',
+        hook: 'INPUT',
+      });
+    });
+
+    it('the node is inside the ranges: KUBE-LOAD-BALANCER-SOURCE-IP lets the LB IP as source pass', () => {
+      const r = ranged('192.168.0.0/16');
+      expect(r.sets.find((x) => x.base === 'KUBE-LOAD-BALANCER-SOURCE-IP')?.entries).toEqual([
+        '192.168.0.210,tcp:80,192.168.0.210',
+      ]);
+      expect(r.restoreInput).not.toContain('KUBE-IPVS-OUT-FILTER -s');
+      expect(simulate(net(r), fromNode).outcome).toMatchObject({ kind: 'answered', host: 'pod' });
+      expect(simulate(net(r), fromClient).outcome).toMatchObject({
+        kind: 'answered',
+        host: 'pod',
+        // externalTrafficPolicy Cluster: KUBE-LOAD-BALANCER marks it, the pod sees the node.
+        srcSeen: '192.168.0.2',
+      });
+    });
+  });
 });

@@ -34,16 +34,6 @@ export const UNSUPPORTED_MATCHES: readonly MatchExtension[] = [
     '--suppl-groups': o(0),
   }),
   match('socket', { '--transparent': o(0), '--nowildcard': o(0), '--restore-skmark': o(0) }),
-  // xt_ipvs (kube-proxy's KUBE-IPVS-OUT-FILTER): needs the packet's IPVS connection, not modelled.
-  match('ipvs', {
-    '--ipvs': o(0, true),
-    '--vproto': o(1, true),
-    '--vaddr': o(1, true),
-    '--vport': o(1, true),
-    '--vportctl': o(1, true),
-    '--vdir': o(1, true),
-    '--vmethod': o(1, true),
-  }),
 ];
 
 export const UNSUPPORTED_TARGETS: readonly TargetExtension[] = [
