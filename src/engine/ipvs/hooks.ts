@@ -17,6 +17,13 @@
  * server on this host gets the packet without leaving (NF_ACCEPT with the new destination).
  * These results are modelled from the kernel and kube-proxy sources, never checked on a kernel:
  * the machines Hookpath is developed on have no IPVS module.
+ *
+ * Read for this model: ip_vs_core.c (ip_vs_ops, ip_vs_in, ip_vs_schedule, ip_vs_leave: ICMP port
+ * unreachable when no destination) at f5ca0eb3afa9 and ip_vs_in_hook/ip_vs_out_hook patches of
+ * Linux 6.x; ip_vs_xmit.c ip_vs_nat_send_or_cont of a Linux >= 5.18 version (skb->ipvs_property,
+ * ip_vs_notrack or ip_vs_update_conntrack(skb, cp, 1), NF_HOOK(LOCAL_OUT, ..., dst_output), or
+ * NF_ACCEPT for a local real server); ip_vs_nfct.c ip_vs_update_conntrack (only an unconfirmed
+ * entry, MASQ forwarding, original direction: the reply tuple's source becomes daddr:dport).
  */
 import type { Traversal } from '../chain.ts';
 import { UNTRACKED, type CtInfo } from '../conntrack.ts';
