@@ -57,7 +57,7 @@ export const EXPLAIN_EN: Readonly<Record<string, string>> = {
   'ipvs.no-dest':
     'IPVS ({hook}): virtual service {service} has no real server, so the kernel answers ICMP port unreachable and drops the packet (ip_vs_leave).',
   'ipvs.not-scheduled':
-    'IPVS ({hook}): {service} opens connections only on a TCP SYN; this segment goes on to the local stack.',
+    'IPVS ({hook}): {service} opens connections only on a TCP SYN; this segment belongs to none and goes on to the local stack.',
   'ipvs.local':
     'IPVS ({hook}): the real server {server} of {service} is on this host; the packet goes on to the local socket with its destination rewritten.',
   'chain.return': 'End of {chain}: back to the calling chain.',

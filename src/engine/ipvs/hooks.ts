@@ -204,9 +204,10 @@ function request(env: StackEnv, t: Traversal, xmit: IpvsXmit): StackResult | nul
   }
   const svc = table.services.get(serviceKey(p.proto, p.dst, p.dport));
   if (!svc) return null;
-  // tcp_conn_schedule (ip_vs_proto_tcp.c): only a SYN opens an IPVS connection; anything else
-  // is accepted and left to the local stack.
-  if (p.proto === 'tcp' && !(p.flags?.syn && !p.flags.ack)) {
+  // tcp_conn_schedule (ip_vs_proto_tcp.c): only a SYN without RST opens an IPVS connection
+  // ("No !th->ack check to allow scheduling on SYN+ACK for Active FTP"; sloppy_tcp, off by
+  // default, would accept any segment); anything else is accepted and left to the local stack.
+  if (p.proto === 'tcp' && !(p.flags?.syn && !p.flags.rst)) {
     emit(env, t, 'not-scheduled', svc, null, p);
     return null;
   }
