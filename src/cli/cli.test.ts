@@ -197,8 +197,8 @@ describe('packet and option values', () => {
     );
     expectBadInput(cli('trace', '--nope'), "Unknown option '--nope'");
     expectBadInput(
-      cli('trace', SCENARIO, '--proto', 'icmp'),
-      "--proto 'icmp': use tcp, udp or sctp",
+      cli('trace', SCENARIO, '--proto', 'gre'),
+      "--proto 'gre': use tcp, udp, sctp or icmp (a ping)",
     );
   });
 });
@@ -262,7 +262,7 @@ describe('scenarios', () => {
     expect(cli('rules', modes, '--node', 'cp-1').out).toContain(':KUBE-SERVICES - [0:0]');
     expectBadInput(
       cli('rules', modes, '--mode', 'ipvs'),
-      "--mode 'ipvs': the scenario runs in iptables, nftables (its kubeProxyModes); ipvs mode is not modelled yet",
+      "--mode 'ipvs': the scenario runs in iptables, nftables (its kubeProxyModes)",
     );
     const run = cli('run', modes);
     expect(run.out).toContain('[iptables mode]');

@@ -98,6 +98,9 @@ export function traceLines(events: readonly TraceEvent[], fmt: TraceFormat = {})
       case 'log':
         what = `log "${e.prefix}"`;
         break;
+      case 'ipvs':
+        what = `ipvs ${e.hook} ${e.action}${e.service ? ` ${e.service}` : ''}${e.realServer ? ` -> ${e.realServer}` : ''}  [modelled, not kernel-checked]`;
+        break;
       case 'unsupported':
         what = `UNSUPPORTED ${e.what}${e.line ? ` at line ${e.line}` : ''}`;
         break;

@@ -9,6 +9,8 @@ import {
   type LoadedScenario,
 } from '../cluster/scenario.ts';
 import type { LabDiagnostic } from '../cluster/types.ts';
+import type { BuiltCluster } from '../cluster/topology.ts';
+import { IPVS_DEPRECATION, IPVS_MODELLED } from '../kube/ipvs/index.ts';
 import { enumerateOutcomes, simulate } from '../engine/index.ts';
 import type { CliIo } from './cli.ts';
 import { FILE_LIMITS, readInput } from './files.ts';
@@ -64,7 +66,7 @@ function modesOf(s: LoadedScenario, only: string | undefined): KubeProxyMode[] {
   if (only === undefined) return [...all];
   if (!(all as readonly string[]).includes(only))
     throw new UsageError(
-      `--mode '${only}': the scenario runs in ${all.join(', ')} (its kubeProxyModes)${only === 'ipvs' ? '; ipvs mode is not modelled yet' : ''}`,
+      `--mode '${only}': the scenario runs in ${all.join(', ')} (its kubeProxyModes)`,
     );
   return [only as KubeProxyMode];
 }
@@ -96,6 +98,16 @@ export function buildOrThrow(
     );
   for (const l of lines) io.err(`${l}\n`);
   return { ...built, cluster: built.cluster };
+}
+
+/** The IPVS-mode nodes of a cluster, for the "modelled" mark. */
+function ipvsNodes(c: BuiltCluster): string[] {
+  return c.spec.nodes.map((n) => n.name).filter((n) => c.ipvsOf(n) !== undefined);
+}
+
+/** The mark every IPVS result carries: where it comes from, and that IPVS mode is deprecated. */
+function ipvsMark(nodes: readonly string[]): string {
+  return `IPVS mode on ${nodes.join(', ')}: results ${IPVS_MODELLED}. ${IPVS_DEPRECATION}.`;
 }
 
 export function runCommand(argv: string[], io: CliIo): number {
@@ -134,7 +146,11 @@ export function runCommand(argv: string[], io: CliIo): number {
         unrun++;
         continue;
       }
-      if (!values.json) io.out(`\n${file}${label(loaded, v, mode)}\n`);
+      const ipvs = ipvsNodes(built.cluster);
+      if (!values.json) {
+        io.out(`\n${file}${label(loaded, v, mode)}\n`);
+        if (ipvs.length) io.out(`  (${ipvsMark(ipvs)})\n`);
+      }
       for (const probe of built.probes) {
         const r = checkProbe(built.cluster, probe);
         total++;
@@ -152,6 +168,7 @@ export function runCommand(argv: string[], io: CliIo): number {
             expected: r.expected,
             got: r.got,
             diff: r.diff,
+            modelled: ipvs.length ? ipvsMark(ipvs) : null,
             runs: r.runs.map((x) => ({ probability: x.probability, outcome: x.outcome })),
           });
           continue;
@@ -202,7 +219,30 @@ export function rulesCommand(argv: string[], io: CliIo): number {
       );
     return 0;
   }
-  io.out(c.rulesOf(node) ?? '');
+  const text = c.rulesOf(node) ?? '';
+  const ipvs = c.ipvsOf(node);
+  if (!ipvs) {
+    io.out(text);
+    return 0;
+  }
+  // An IPVS-mode node: its iptables-save, then what IPVS mode adds, as comments so that the
+  // output still loads with iptables-restore.
+  const comment = (title: string, body: string) =>
+    `#\n# ${title}\n${body
+      .trimEnd()
+      .split('\n')
+      .map((l) => `#   ${l}`.trimEnd())
+      .join('\n')}\n`;
+  io.out(`# ${ipvsMark([node])}\n${text}`);
+  io.out(
+    comment(
+      'ip -4 addr show kube-ipvs0 (every ClusterIP, external IP and LoadBalancer IP is a local address)',
+      ipvs.dummyAddresses.map((a) => `inet ${a}/32 scope global kube-ipvs0`).join('\n') ||
+        '(no address)',
+    ),
+  );
+  io.out(comment('ipset save', ipvs.ipsetSave));
+  io.out(comment('ipvsadm -Ln', ipvs.ipvsadm));
   return 0;
 }
 
@@ -225,8 +265,14 @@ export function scenarioTraceCommand(argv: string[], io: CliIo): number {
   });
   const seed = parseSeed(values.seed);
   const proto = values.proto;
-  if (proto !== undefined && proto !== 'tcp' && proto !== 'udp' && proto !== 'sctp')
-    throw new UsageError(`--proto '${proto}': use tcp, udp or sctp`);
+  if (
+    proto !== undefined &&
+    proto !== 'tcp' &&
+    proto !== 'udp' &&
+    proto !== 'sctp' &&
+    proto !== 'icmp'
+  )
+    throw new UsageError(`--proto '${proto}': use tcp, udp, sctp or icmp (a ping)`);
   const file = positionals[0];
   if (positionals.length > 1)
     throw new UsageError(`one scenario at a time: unexpected '${positionals[1]}'`);
@@ -259,12 +305,17 @@ export function scenarioTraceCommand(argv: string[], io: CliIo): number {
     return 0;
   }
   const sim = simulate(net, resolved.probe, { seed });
+  // The mark when IPVS took part in this run (an IPVS-mode node on the path).
+  const onPath = new Set(sim.events.map((e) => e.host));
+  const ipvs = ipvsNodes(built.cluster).filter((n) => onPath.has(n));
   if (values.json) {
-    io.out(`${JSON.stringify(sim, null, 2)}\n`);
+    io.out(
+      `${JSON.stringify({ ...sim, modelled: ipvs.length ? ipvsMark(ipvs) : null }, null, 2)}\n`,
+    );
     return 0;
   }
   io.out(
-    `${from} -> ${to} (${resolved.to.proto} ${resolved.to.address}:${resolved.to.port})\n${outcomeText(sim.outcome)}\n\n`,
+    `${from} -> ${to} (${resolved.to.proto} ${resolved.to.address}:${resolved.to.port})\n${outcomeText(sim.outcome)}\n${ipvs.length ? `(${ipvsMark(ipvs)})\n` : ''}\n`,
   );
   for (const l of traceLines(sim.events, {
     misses: values.misses ?? false,

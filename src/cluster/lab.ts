@@ -15,7 +15,15 @@ import { pathChoices, resolveSender, resolveTarget } from './targets.ts';
 import type { BuiltCluster } from './topology.ts';
 import { composeCluster } from './compose.ts';
 import { unplaced } from './diagnostic.ts';
-import type { ClusterView, LabDiagnostic, LabResult, PathSelection, RunView } from './types.ts';
+import { IPVS_DEPRECATION, IPVS_MODELLED } from '../kube/ipvs/index.ts';
+import type {
+  ClusterView,
+  IpvsNodeView,
+  LabDiagnostic,
+  LabResult,
+  PathSelection,
+  RunView,
+} from './types.ts';
 
 export { manifestDiagnostic } from './diagnostic.ts';
 
@@ -103,7 +111,10 @@ export function probeFor(
   c: BuiltCluster,
   path: PathSelection,
 ):
-  | { probe: ProbeSpec; to: { address: string; port: number; proto: 'tcp' | 'udp' | 'sctp' } }
+  | {
+      probe: ProbeSpec;
+      to: { address: string; port: number; proto: 'tcp' | 'udp' | 'sctp' | 'icmp' };
+    }
   | { error: string } {
   const s = resolveSender(c, path.from);
   if ('error' in s) return s;
@@ -160,6 +171,23 @@ function rulesFor(
     if (nft !== undefined) nftables[n] = nft;
   }
   return { rules, nftables };
+}
+
+/** The IPVS views of the cluster's IPVS-mode nodes (none: no `ipvs` field at all). */
+function ipvsViews(c: BuiltCluster): { ipvs?: Record<string, IpvsNodeView> } {
+  const out: Record<string, IpvsNodeView> = {};
+  for (const n of c.spec.nodes) {
+    const r = c.ipvsOf(n.name);
+    if (r)
+      out[n.name] = {
+        ipvsadm: r.ipvsadm,
+        ipsets: r.ipsetSave,
+        dummyAddresses: r.dummyAddresses,
+        modelled: IPVS_MODELLED,
+        deprecation: IPVS_DEPRECATION,
+      };
+  }
+  return Object.keys(out).length ? { ipvs: out } : {};
 }
 
 /** Pods drawn per node beyond those on the path, in a big cluster. */
@@ -220,6 +248,7 @@ export function runLab(input: LabInput): LabResult {
       cluster: cluster ? viewFor(cluster, new Set()) : null,
       choices: cluster ? pathChoices(cluster) : null,
       ...(cluster ? rulesFor(cluster, []) : { rules: {}, nftables: {} }),
+      ...(cluster ? ipvsViews(cluster) : {}),
     };
   const choices = pathChoices(cluster);
   const first = built.probes[0];
@@ -233,10 +262,12 @@ export function runLab(input: LabInput): LabResult {
     choices: typeof choices;
     rules: Record<string, string>;
     nftables: Record<string, string>;
+    ipvs?: Record<string, IpvsNodeView>;
   } = {
     cluster: viewFor(cluster, new Set()),
     choices,
     ...rulesFor(cluster, []),
+    ...ipvsViews(cluster),
   };
   if (!path) return { ok: true, diagnostics: all, ...base, probe: null, runs: [] };
   const resolved = probeFor(cluster, path);

@@ -32,7 +32,7 @@ export interface MatrixColumn {
   /** `192.168.10.11:30080`, `127.0.0.1:30080`. */
   readonly address: string;
   readonly port: number;
-  readonly proto: 'tcp' | 'udp' | 'sctp';
+  readonly proto: 'tcp' | 'udp' | 'sctp' | 'icmp';
   /** Only a node can send to it: 127.0.0.1 on the sender itself. */
   readonly ownNode: boolean;
 }
@@ -59,7 +59,7 @@ export interface MatrixCell {
   /** The path of this cell (`client/external` → `nodeport/web@core-1`): what the lab traces. */
   readonly from: string;
   readonly to: string;
-  readonly proto: 'tcp' | 'udp' | 'sctp';
+  readonly proto: 'tcp' | 'udp' | 'sctp' | 'icmp';
   /** Resolved destination, `192.168.10.11:30080`. */
   readonly address: string | null;
   readonly outcome: MatrixOutcome;
@@ -97,7 +97,7 @@ export interface MatrixPair {
   readonly col: number;
   readonly from: string;
   readonly to: string;
-  readonly proto: 'tcp' | 'udp' | 'sctp';
+  readonly proto: 'tcp' | 'udp' | 'sctp' | 'icmp';
 }
 
 export interface MatrixLayout {

@@ -1,7 +1,7 @@
 /**
  * kube-proxy modes in scenarios: `kubeProxy.mode` (cluster-wide, per node, in a NodeConfig),
- * `kubeProxyModes` (the modes a scenario runs in) and a probe's `byMode`. IPVS is refused where
- * it is written; nftables-mode nodes get kube-proxy's nft table and keep their own iptables rules.
+ * `kubeProxyModes` (the modes a scenario runs in) and a probe's `byMode`. An IPVS-mode node gets
+ * kube-ipvs0 and virtual servers; nftables-mode nodes get kube-proxy's nft table and keep their own iptables rules.
  */
 import { describe, expect, it } from 'vitest';
 import { clusterOf } from './lab.ts';
@@ -28,26 +28,23 @@ const MODES = miniWith(
 );
 
 describe('kube-proxy modes', () => {
-  it('refuses ipvs at its place, cluster-wide and per node, with what to use instead', () => {
-    const [e] = errorsOf(
-      miniWith(
-        '  serviceCIDR: 10.96.0.0/12',
-        '  serviceCIDR: 10.96.0.0/12\n  kubeProxy: { mode: ipvs }',
-      ),
+  it('takes ipvs cluster-wide and per node: the node gets kube-ipvs0 and virtual servers', () => {
+    const text = miniWith(
+      '      ip: 192.168.50.39',
+      '      ip: 192.168.50.39\n      kubeProxy: { mode: ipvs }',
     );
-    expect(e).toMatchObject({ line: 6, path: 'cluster.kubeProxy.mode' });
-    expect(e?.message).toContain('ipvs mode is not modelled yet');
-    expect(e?.message).toContain('use mode: iptables or mode: nftables');
-    const [n] = errorsOf(
-      miniWith(
-        '      ip: 192.168.50.39',
-        '      ip: 192.168.50.39\n      kubeProxy: { mode: ipvs }',
-      ),
-    );
-    expect(n).toMatchObject({ line: 18, path: 'cluster.nodes.1.kubeProxy.mode' });
+    expect(errorsOf(text)).toEqual([]);
+    const { scenario } = loadScenario(text);
+    if (!scenario) throw new Error('scenario did not load');
+    const c = clusterOf(scenario, undefined, undefined).cluster;
+    expect(c?.modeOf('worker-1')).toBe('ipvs');
+    expect(c?.modeOf('cp-1')).toBe('iptables');
+    expect(c?.ipvsOf('worker-1')?.ipvsadm).toContain('-> ');
+    expect(c?.ipvsOf('cp-1')).toBeUndefined();
+    expect(c?.rulesOf('worker-1')).toContain('KUBE-IPVS-FILTER');
   });
 
-  it('refuses ipvs in a NodeConfig at its line in the manifests', () => {
+  it('takes ipvs in a NodeConfig for the nodes it selects', () => {
     const text = miniWith(
       'manifests: |\n',
       `manifests: |
@@ -60,9 +57,10 @@ describe('kube-proxy modes', () => {
   ---
 `,
     );
-    const [e] = errorsOf(text);
-    expect(e).toMatchObject({ source: 'manifests', line: 6 });
-    expect(e?.message).toContain('not modelled yet');
+    expect(errorsOf(text)).toEqual([]);
+    const { scenario } = loadScenario(text);
+    if (!scenario) throw new Error('scenario did not load');
+    expect(clusterOf(scenario, undefined, undefined).cluster?.modeOf('worker-1')).toBe('ipvs');
   });
 
   it('refuses a byMode for a mode the scenario does not run in', () => {

@@ -11,7 +11,6 @@ import { Reader, type ManifestDiagnostic } from '../kube/manifests/reader.ts';
 import { isRecord, parseStream, type SourceDoc } from '../kube/manifests/yaml-source.ts';
 import { mergeIptablesSave } from './merge-rules.ts';
 import { blockStart, type ClusterSpec, type KubeProxySpec, type NodeSpec } from './scenario.ts';
-import { IPVS_NOT_MODELLED } from './scenario-checks.ts';
 import { clusterSettings } from './topology.ts';
 
 export const NODE_CONFIG_API_VERSION = 'lab.hookpath.io/v1';
@@ -80,8 +79,7 @@ function readKubeProxy(r: Reader): KubeProxySpec | null {
   if ('mode' in m) {
     // KubeProxyConfiguration's `mode`: a second kube-proxy DaemonSet with a nodeSelector.
     const mode = r.str(['spec', 'kubeProxy', 'mode'], { enum: ['iptables', 'nftables', 'ipvs'] });
-    if (mode === 'ipvs') r.report(['spec', 'kubeProxy', 'mode'], IPVS_NOT_MODELLED);
-    else if (mode === 'iptables' || mode === 'nftables') out.mode = mode;
+    if (mode === 'iptables' || mode === 'nftables' || mode === 'ipvs') out.mode = mode;
   }
   if ('nodePortAddresses' in m) {
     const list = r.list(['spec', 'kubeProxy', 'nodePortAddresses']);

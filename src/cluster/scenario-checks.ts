@@ -62,16 +62,11 @@ function checkNode(n: Partial<NodeSpec>, at: FieldPath, out: FieldProblem[]): vo
   checkKubeProxy(n.kubeProxy, [...at, 'kubeProxy'], out);
 }
 
-/** Said where a scenario or a NodeConfig asks for IPVS mode. */
-export const IPVS_NOT_MODELLED =
-  "kube-proxy's ipvs mode is not modelled yet (IPVS virtual servers, the kube-ipvs0 dummy interface and its ipsets); use mode: iptables or mode: nftables";
-
 function checkKubeProxy(
   kp: ClusterSpec['kubeProxy'] | undefined,
   at: FieldPath,
   out: FieldProblem[],
 ): void {
-  if (kp?.mode === 'ipvs') out.push({ path: [...at, 'mode'], message: IPVS_NOT_MODELLED });
   (kp?.nodePortAddresses ?? []).forEach((a, i) => {
     if (a !== 'primary' && cidrProblem(a, true))
       out.push({

@@ -18,11 +18,19 @@ export interface ProcessSpec {
   readonly reply?: string;
 }
 
-/** The kube-proxy modes the lab models; `ipvs` is recognised and refused (not modelled yet). */
-export type KubeProxyMode = 'iptables' | 'nftables';
+/**
+ * The kube-proxy modes the lab models. iptables and nftables are checked on the real kernel;
+ * ipvs is modelled from the kernel and kube-proxy sources (this kernel has no IPVS).
+ */
+export type KubeProxyMode = 'iptables' | 'nftables' | 'ipvs';
 
 export interface KubeProxySpec {
-  readonly mode?: KubeProxyMode | 'ipvs';
+  /** Proxy mode; `ipvs` is modelled from the kernel and kube-proxy sources (no kernel check). */
+  readonly mode?: KubeProxyMode;
+  /** IPVS mode: ipvs.strictARP (arp_ignore=1, arp_announce=2). */
+  readonly strictARP?: boolean;
+  /** IPVS mode: ipvs.scheduler. */
+  readonly scheduler?: 'rr' | 'wrr';
   readonly nodePortAddresses?: readonly string[];
   readonly masqueradeAll?: boolean;
   readonly localhostNodePorts?: boolean;
@@ -95,7 +103,8 @@ export interface ProbeDef {
   readonly name?: string;
   readonly from: string;
   readonly to: string;
-  readonly proto?: 'tcp' | 'udp';
+  /** `icmp` sends an echo request (ping) to the target's address; its port is ignored. */
+  readonly proto?: 'tcp' | 'udp' | 'icmp';
   readonly expect: ProbeExpect;
   readonly note?: I18nText;
   /** Where a kube-proxy mode changes the outcome: that mode's expectation and why. */
@@ -319,7 +328,7 @@ export interface ResolvedScenario {
 /** The modes a scenario runs in: `kubeProxyModes`, else the cluster's own mode. */
 export function scenarioModes(def: ScenarioDef): readonly KubeProxyMode[] {
   if (def.kubeProxyModes?.length) return def.kubeProxyModes;
-  return [def.cluster.kubeProxy?.mode === 'nftables' ? 'nftables' : 'iptables'];
+  return [def.cluster.kubeProxy?.mode ?? 'iptables'];
 }
 
 /**
@@ -361,7 +370,8 @@ export function resolveVariant(
     return {
       error: `the scenario does not run in ${mode} mode; its kube-proxy modes are ${modes.join(', ')} (kubeProxyModes)`,
     };
-  const chosen = mode ?? def.kubeProxyModes?.[0] ?? null;
+  // Without kubeProxyModes there is no switch: the cluster (and each variant) keeps its own modes.
+  const chosen = def.kubeProxyModes?.length ? (mode ?? def.kubeProxyModes[0] ?? null) : null;
   const patched = v?.cluster ? patchCluster(def.cluster, v.cluster) : def.cluster;
   const probes = [...(def.probes ?? []), ...(v?.probes ?? [])];
   return {

@@ -15,6 +15,7 @@ import {
 } from '../engine/index.ts';
 import { renderFelix, type FelixWorkload } from '../kube/calico/index.ts';
 import { generateIptablesRules } from '../kube/proxier/index.ts';
+import { generateIpvsRules, ipsetSpecs, type IpvsRules } from '../kube/ipvs/index.ts';
 import { deriveSettings } from '../kube/proxier/config.ts';
 import { generateNftablesRules, nftablesConfig } from '../kube/nftables/index.ts';
 import {
@@ -63,6 +64,11 @@ export interface BuiltCluster {
   }[];
   /** Host name of each pod (`namespace/name` -> host). */
   readonly podHosts: ReadonlyMap<string, string>;
+  /**
+   * What kube-proxy's IPVS proxier programmed on a node in IPVS mode (kube-ipvs0 addresses,
+   * ipsets, virtual servers); undefined for an iptables-mode node. Modelled, not kernel-checked.
+   */
+  readonly ipvsOf: (node: string) => IpvsRules | undefined;
 }
 
 function prefixOf(cidr: string | undefined, fallback: number): number {
@@ -136,9 +142,18 @@ function vethName(pod: string): string {
     .slice(0, 11)}`;
 }
 
+/** The node's kube-proxy settings: the cluster's, then the node's own. */
+export function kubeProxyOf(
+  spec: ClusterSpec,
+  node: NodeSpec,
+): NonNullable<ClusterSpec['kubeProxy']> {
+  return { ...spec.kubeProxy, ...node.kubeProxy };
+}
+
 /** A node's kube-proxy mode: its own, else the cluster's, else iptables (kube-proxy's default). */
 export function nodeMode(spec: ClusterSpec, node: NodeSpec): KubeProxyMode {
-  return (node.kubeProxy?.mode ?? spec.kubeProxy?.mode) === 'nftables' ? 'nftables' : 'iptables';
+  const m = kubeProxyOf(spec, node).mode;
+  return m === 'nftables' || m === 'ipvs' ? m : 'iptables';
 }
 
 function proxierConfig(
@@ -147,7 +162,7 @@ function proxierConfig(
   node: NodeSpec,
   nodeIPs: string[],
 ): ProxierConfig {
-  const kp = { ...spec.kubeProxy, ...node.kubeProxy };
+  const kp = kubeProxyOf(spec, node);
   return {
     ...DEFAULT_PROXIER_CONFIG,
     nodeName: node.name,
@@ -241,6 +256,7 @@ export function buildClusterFromModel(
     return text;
   };
   const podHosts = new Map<string, string>();
+  const ipvsByNode = new Map<string, IpvsRules>();
   const usedNames = new Set<string>([
     ...spec.nodes.map((n) => n.name),
     ...(spec.clients ?? []).map((c) => c.name),
@@ -327,7 +343,26 @@ export function buildClusterFromModel(
     };
     // kube-proxy's rules are generated when a packet first reaches the node (large clusters).
     const hostRules = [node.rules ?? '', felixOut?.rules ?? ''];
-    if (mode === 'nftables') {
+    const kp = kubeProxyOf(spec, node);
+    // IPVS mode: kube-ipvs0, the ipsets and the virtual servers are part of the host, so they are
+    // generated now; the iptables rules of either mode are made when a packet first needs them.
+    const ipvs =
+      mode === 'ipvs'
+        ? generateIpvsRules(proxierInput, {
+            ...(kp.scheduler ? { scheduler: kp.scheduler } : {}),
+            strictARP: kp.strictARP ?? false,
+          })
+        : null;
+    if (ipvs) {
+      ipvsByNode.set(node.name, ipvs);
+      // A NOARP dummy device; its /32 addresses enter the local table only (no connected route).
+      ifaces.push({
+        name: 'kube-ipvs0',
+        kind: 'dummy',
+        addresses: ipvs.dummyAddresses.map((a) => `${a}/32`),
+      });
+      ruleMakers.set(node.name, () => withHostRules(ipvs.dump));
+    } else if (mode === 'nftables') {
       // Its own table; the host's iptables rules (Felix, a firewall) stay beside it, untouched.
       ruleMakers.set(node.name, () => withHostRules(''));
       nftMakers.set(node.name, () =>
@@ -386,16 +421,24 @@ export function buildClusterFromModel(
       interfaces: ifaces,
       routes,
       // kube-proxy sets route_localnet=1 when localhost NodePorts are on (iptables mode, IPv4) and
-      // nodePortAddresses include 127.0.0.0/8 (they do when empty).
+      // nodePortAddresses include 127.0.0.0/8 (they do when empty); IPVS mode never sets it.
+      // IPVS mode with strictARP sets arp_ignore=1 (pkg/proxy/ipvs/proxier.go, NewProxier).
       sysctls: {
         ipForward: node.sysctls?.ipForward ?? true,
-        routeLocalnet: node.sysctls?.routeLocalnet ?? np.localhostNodePorts,
+        routeLocalnet: node.sysctls?.routeLocalnet ?? (ipvs ? false : np.localhostNodePorts),
         rpFilter: node.sysctls?.rpFilter ?? 0,
+        ...(ipvs && kp.strictARP ? { arpIgnore: 1 as const } : {}),
       },
       listeners,
-      ...(felixOut
-        ? { ipsets: felixOut.ipsets.map((x) => ({ ...x, entries: [...x.entries] })) }
+      ...(felixOut || ipvs
+        ? {
+            ipsets: [
+              ...(felixOut?.ipsets.map((x) => ({ ...x, entries: [...x.entries] })) ?? []),
+              ...(ipvs ? ipsetSpecs(ipvs.sets) : []),
+            ],
+          }
         : {}),
+      ...(ipvs ? { ipvs: ipvs.ipvs } : {}),
       lazyRules: () => rulesOf(node.name) ?? '',
       // Lazily, like lazyRules: a big cluster generates it only for the nodes a packet reaches.
       ...(mode === 'nftables' ? { lazyNftables: () => nftablesOf(node.name) ?? '' } : {}),
@@ -551,6 +594,7 @@ export function buildClusterFromModel(
     nftablesOf,
     ruleProblems,
     podHosts,
+    ipvsOf: (name) => ipvsByNode.get(name),
   };
 }
 

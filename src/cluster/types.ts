@@ -107,7 +107,8 @@ export interface PathChoices {
 export interface PathSelection {
   readonly from: string;
   readonly to: string;
-  readonly proto?: 'tcp' | 'udp' | 'sctp';
+  /** `icmp`: an echo request (ping) to the target's address. */
+  readonly proto?: 'tcp' | 'udp' | 'sctp' | 'icmp';
 }
 
 export interface RunView {
@@ -129,7 +130,7 @@ export interface LabResult {
     readonly to: string;
     readonly address: string;
     readonly port: number;
-    readonly proto: 'tcp' | 'udp' | 'sctp';
+    readonly proto: 'tcp' | 'udp' | 'sctp' | 'icmp';
   } | null;
   /** Every outcome of the probe with its probability (statistic branches enumerated). */
   readonly runs: readonly RunView[];
@@ -146,4 +147,20 @@ export interface LabResult {
   readonly rules: Readonly<Record<string, string>>;
   /** `nft -f` text of each nftables-mode node's kube-proxy table (none in iptables mode). */
   readonly nftables?: Readonly<Record<string, string>>;
+  /** IPVS-mode nodes: what kube-proxy's IPVS proxier programmed beside the rules. */
+  readonly ipvs?: Readonly<Record<string, IpvsNodeView>>;
+}
+
+/** An IPVS-mode node for the rules panel. Modelled from kernel and kube-proxy sources. */
+export interface IpvsNodeView {
+  /** `ipvsadm -Ln`. */
+  readonly ipvsadm: string;
+  /** `ipset save`. */
+  readonly ipsets: string;
+  /** Addresses on kube-ipvs0. */
+  readonly dummyAddresses: readonly string[];
+  /** "modelled from kernel and kube-proxy sources, not checked on a kernel". */
+  readonly modelled: string;
+  /** The deprecation notice (KEP-5495). */
+  readonly deprecation: string;
 }

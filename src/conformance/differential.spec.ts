@@ -186,8 +186,14 @@ const scenarioFiles = readdirSync(join(ROOT, 'scenarios'))
 describe('scenarios: same rules on every node, same traces for every probe', () => {
   it('has scenarios', () => expect(scenarioFiles.length).toBeGreaterThan(5));
   for (const file of scenarioFiles) {
+    const source = readFileSync(join(ROOT, 'scenarios', file), 'utf8');
+    // The baseline predates kube-proxy's IPVS mode: such a scenario has nothing to compare with.
+    if (/\bmode:\s*ipvs\b/.test(source)) {
+      it.skip(`${file} [skipped: IPVS mode is newer than the baseline engine]`, () => {});
+      continue;
+    }
     it(file, () => {
-      const text = readFileSync(join(ROOT, 'scenarios', file), 'utf8');
+      const text = source;
       const loadedNew = loadScenario(text).scenario;
       const loadedOld = old.loadScenario(text).scenario;
       if (!loadedNew || !loadedOld) throw new Error(`${file} does not load`);

@@ -9,6 +9,7 @@ import { protoNumber } from './rules/header.ts';
 import type { MarkOp, NatOp, RejectWith, TargetOp } from './rules/target-op.ts';
 import type { Chain, Hook, Rule, Table } from './rules/types.ts';
 import type { CtSnapshot, Tracer, Verdict } from './trace.ts';
+import type { IpvsConn } from './ipvs/table.ts';
 
 /** The packet and its metadata while it crosses one hook; targets may rewrite it. */
 export interface Traversal {
@@ -18,6 +19,8 @@ export interface Traversal {
   readonly nextHop: string | null;
   ct: CtInfo;
   readonly hook: Hook;
+  /** skb->ipvs_property: IPVS re-sent or translated this packet (its hooks let it pass). */
+  ipvsProperty?: boolean;
 }
 
 export interface ChainEnv {
@@ -32,6 +35,8 @@ export interface ChainEnv {
   nat(op: NatOp, t: Traversal): 'ok' | 'drop';
   /** Marks the packet untracked (raw table NOTRACK / CT --notrack). */
   notrack(t: Traversal): void;
+  /** The host's IPVS connections, for `-m ipvs`. */
+  readonly ipvsConns?: readonly IpvsConn[];
 }
 
 /**
@@ -125,6 +130,7 @@ function makeCtx(env: ChainEnv, t: Traversal): MatchCtx {
     state: env.state,
     now: env.now,
     choose: (p, r) => env.choose(p, r),
+    ...(t.ipvsProperty ? { ipvs: { property: true, conns: env.ipvsConns ?? [] } } : {}),
   };
 }
 

@@ -39,6 +39,9 @@ export interface CtInfo {
   readonly state: CtState;
 }
 
+/** Set by NOTRACK / CT --notrack in the raw table, or by IPVS without net.ipv4.vs.conntrack. */
+export const UNTRACKED: CtInfo = { conn: null, dir: 'original', state: 'UNTRACKED' };
+
 export function tupleOf(p: Packet): Tuple {
   return { proto: p.proto, src: p.src, dst: p.dst, sport: p.sport, dport: p.dport };
 }

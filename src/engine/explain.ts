@@ -54,6 +54,20 @@ export const EXPLAIN_EN: Readonly<Record<string, string>> = {
   'nft.vmap': 'Rule {rule} of {chain} finds the packet in {set}; that element says {verdict}.',
   'nft.numgen':
     'Rule {rule} of {chain} draws a random number: {value} of {count}, so the packet takes {verdict}.',
+  'ipvs.schedule':
+    'IPVS ({hook}): virtual service {service} → real server {server}. The destination is rewritten (masquerading forwarding) and the packet leaves through routing, OUTPUT and POSTROUTING. Modelled from the kernel sources, not checked on a kernel.',
+  'ipvs.persist':
+    'IPVS ({hook}): {client} already has a persistence template for {service}, so it goes to the same real server {server}.',
+  'ipvs.connection':
+    'IPVS ({hook}): this packet belongs to the IPVS connection {client} → {service} → {server}.',
+  'ipvs.reply':
+    'IPVS ({hook}): a reply from real server {server}; its source is rewritten back to the virtual service {service}.',
+  'ipvs.no-dest':
+    'IPVS ({hook}): virtual service {service} has no real server, so the kernel answers ICMP port unreachable and drops the packet (ip_vs_leave).',
+  'ipvs.not-scheduled':
+    'IPVS ({hook}): {service} opens connections only on a TCP SYN; this segment belongs to none and goes on to the local stack.',
+  'ipvs.local':
+    'IPVS ({hook}): the real server {server} of {service} is on this host; the packet goes on to the local socket with its destination rewritten.',
   'chain.return': 'End of {chain}: back to the calling chain.',
   'chain.repeat':
     '{chain} was already walked with this same packet at this hook and came back without a verdict; it would do the same again, so the lab does not repeat its {count} rule evaluation(s).',

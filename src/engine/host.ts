@@ -10,6 +10,7 @@ import {
   type Cidr,
   type IfAddr,
 } from './ip.ts';
+import type { IpvsSpec } from './ipvs/spec.ts';
 import type { L4Proto } from './packet.ts';
 
 export type InterfaceKind = 'ether' | 'loopback' | 'dummy' | 'veth';
@@ -41,6 +42,8 @@ export interface HostSpec {
   readonly nftables?: string;
   /** Like `lazyRules`, for a generated nft ruleset (parsed when a packet first reaches the host). */
   readonly lazyNftables?: () => string;
+  /** The IPVS table (kube-proxy's IPVS mode); absent means no IPVS virtual service. */
+  readonly ipvs?: IpvsSpec;
 }
 
 export interface InterfaceSpec {

@@ -52,6 +52,8 @@ export type { Packet, L4Proto, TcpFlags } from './packet.ts';
 export { packetText, SYN } from './packet.ts';
 export type { Tuple, CtState } from './conntrack.ts';
 export { tupleText } from './conntrack.ts';
+export { ipvsadmList, ipvsadmSave, compileIpvs } from './ipvs/index.ts';
+export type { IpvsSpec, IpvsServiceSpec, IpvsRealServerSpec, IpvsProto } from './ipvs/index.ts';
 export {
   parseCidr,
   canonicalIp,
@@ -60,4 +62,5 @@ export {
   parseIPv4,
   formatIPv4,
   parseIfAddr,
+  ipToNum,
 } from './ip.ts';

@@ -24,6 +24,10 @@ export interface CompiledSet {
   readonly entries: readonly Entry[];
 }
 
+/** A bitmap:port entry: the port of any protocol that has ports. */
+const ANY_PORT_PROTO = '*';
+const PORT_PROTOS = new Set(['tcp', 'udp', 'sctp']);
+
 export const SUPPORTED_SET_TYPES = [
   'hash:ip',
   'hash:net',
@@ -66,7 +70,10 @@ export function compileIpset(spec: IpsetSpec): CompiledSet | { error: string } {
         const m = /^(?:(tcp|udp|sctp|icmp):)?(\d+)(?:-(\d+))?$/.exec(f);
         if (!m) return { error: `'${f}' in set ${spec.name} is not a port like tcp:80` };
         const lo = Number(m[2]);
-        parts.push({ kind: 'port', proto: m[1] ?? 'tcp', lo, hi: m[3] ? Number(m[3]) : lo });
+        // bitmap:port stores bare port numbers and matches the port of a TCP, UDP or SCTP packet
+        // whatever its protocol (ipset(8), bitmap:port); hash types default to tcp.
+        const proto = m[1] ?? (spec.type === 'bitmap:port' ? ANY_PORT_PROTO : 'tcp');
+        parts.push({ kind: 'port', proto, lo, hi: m[3] ? Number(m[3]) : lo });
       }
     }
     entries.push({ parts });
@@ -89,8 +96,11 @@ export function ipsetMatch(
     e.parts.every((p, i) => {
       const v = values[i];
       if (!v) return false;
-      if (p.kind === 'port')
-        return 'port' in v && v.proto === p.proto && v.port >= p.lo && v.port <= p.hi;
+      if (p.kind === 'port') {
+        if (!('port' in v) || v.proto === undefined) return false;
+        const proto = p.proto === ANY_PORT_PROTO ? PORT_PROTOS.has(v.proto) : v.proto === p.proto;
+        return proto && v.port >= p.lo && v.port <= p.hi;
+      }
       if (!('ip' in v) || v.ip === null) return false;
       return p.kind === 'ip' ? p.n === v.ip : cidrContainsNum(p.c, v.ip);
     }),

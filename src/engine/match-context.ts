@@ -2,6 +2,7 @@
 import type { CtInfo } from './conntrack.ts';
 import type { HostConfig } from './host.ts';
 import type { CompiledSet } from './ipset.ts';
+import type { IpvsConn } from './ipvs/table.ts';
 import type { Packet } from './packet.ts';
 import type { Hook, Rule } from './rules/types.ts';
 
@@ -43,4 +44,9 @@ export interface MatchCtx {
   readonly now: number;
   /** Decides a `statistic --mode random` branch; the chooser records it for enumeration. */
   choose(probability: number, rule: Rule): boolean;
+  /**
+   * For `-m ipvs`: skb->ipvs_property (IPVS sent or translated this packet) and the host's IPVS
+   * connection table. Absent where IPVS never touched the packet.
+   */
+  readonly ipvs?: { readonly property: boolean; readonly conns: readonly IpvsConn[] };
 }

@@ -2,6 +2,13 @@
 import { cloneConntrack, newConntrackTable, type ConntrackTable } from './conntrack.ts';
 import { buildHostConfig, type HostConfig, type HostSpec } from './host.ts';
 import { compileIpset, type CompiledSet } from './ipset.ts';
+import {
+  cloneIpvsState,
+  compileIpvs,
+  newIpvsState,
+  type IpvsState,
+  type IpvsTable,
+} from './ipvs/index.ts';
 import { cloneRuleState, newRuleState, type RuleState } from './match-context.ts';
 import { parseRuleset, type ParseResult } from './rules/parse.ts';
 import type { Diagnostic, Ruleset } from './rules/types.ts';
@@ -18,6 +25,8 @@ export interface HostRuntime {
   /** The nftables ruleset (HostSpec.nftables); null when the host has no nft tables. */
   readonly nft: NftRuleset | null;
   readonly sets: ReadonlyMap<string, CompiledSet>;
+  /** The host's IPVS virtual services, or null without any. */
+  readonly ipvs: IpvsTable | null;
 }
 
 /** A problem in a host definition: which host, which field or rules line, and what is wrong. */
@@ -93,6 +102,13 @@ export function buildHost(
     if ('error' in c) problems.push({ host: spec.name, field: `ipsets[${i}]`, message: c.error });
     else sets.set(s.name, c);
   });
+  let ipvs: IpvsTable | null = null;
+  if (spec.ipvs) {
+    const c = compileIpvs(spec.ipvs);
+    for (const p of c.problems)
+      problems.push({ host: spec.name, field: p.field, message: p.message });
+    ipvs = c.table;
+  }
   if (problems.length) return { host: null, problems };
   if (spec.lazyRules && !rs) {
     // Generated rules (kube-proxy's, from a trusted generator) are parsed when a packet first
@@ -117,10 +133,11 @@ export function buildHost(
       ruleset6: rs6,
       nft,
       sets,
+      ipvs,
     };
     return { host, problems };
   }
-  return { host: { spec, config, ruleset: rs, ruleset6: rs6, nft, sets }, problems };
+  return { host: { spec, config, ruleset: rs, ruleset6: rs6, nft, sets, ipvs }, problems };
 }
 
 /**
@@ -155,6 +172,7 @@ function withLazyNft(
       return cached;
     },
     sets: inner.sets,
+    ipvs: inner.ipvs,
   };
   return { host, problems: built.problems };
 }
@@ -191,10 +209,18 @@ export interface HostState {
   readonly rules: RuleState;
   readonly clients: ClientSocket[];
   nextPort: number;
+  /** IPVS connections and persistence templates. */
+  readonly ipvs: IpvsState;
 }
 
 export function newHostState(): HostState {
-  return { conntrack: newConntrackTable(), rules: newRuleState(), clients: [], nextPort: 40000 };
+  return {
+    conntrack: newConntrackTable(),
+    rules: newRuleState(),
+    clients: [],
+    nextPort: 40000,
+    ipvs: newIpvsState(),
+  };
 }
 
 export function cloneHostState(s: HostState): HostState {
@@ -203,5 +229,6 @@ export function cloneHostState(s: HostState): HostState {
     rules: cloneRuleState(s.rules),
     clients: [...s.clients],
     nextPort: s.nextPort,
+    ipvs: cloneIpvsState(s.ipvs),
   };
 }

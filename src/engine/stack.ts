@@ -17,8 +17,10 @@ import {
   newConn,
   tupleOf,
   tupleKey,
+  UNTRACKED,
   type CtInfo,
 } from './conntrack.ts';
+import { ipvsForward, ipvsLocalIn, ipvsLocalOut } from './ipvs/index.ts';
 import {
   isLocalAddr,
   localIface,
@@ -81,8 +83,6 @@ export type StackResult =
 
 /** Hosts without netfilter tables have no conntrack at all. */
 const NO_CT: CtInfo = { conn: null, dir: 'original', state: 'UNTRACKED' };
-/** Set by NOTRACK / CT --notrack in the raw table. */
-const UNTRACKED: CtInfo = { conn: null, dir: 'original', state: 'UNTRACKED' };
 /** Before conntrack has seen the packet (raw table): xt_conntrack reports INVALID. */
 const PENDING: CtInfo = { conn: null, dir: 'original', state: 'INVALID' };
 
@@ -104,6 +104,7 @@ function chainEnv(env: StackEnv, family: 4 | 6): ChainEnv {
     notrack: (t) => {
       t.ct = UNTRACKED;
     },
+    ipvsConns: env.state.ipvs.conns,
   };
 }
 
@@ -262,6 +263,30 @@ function randomLikePort(p: Packet): number {
   return 32768 + ((h >>> 0) % 28232);
 }
 
+/**
+ * Where the kernel does something between two priorities of a hook, the hook runs in two parts:
+ * OUTPUT reroutes after the NAT core (-100, `to-nat` / `after-nat`, see output()); IPVS hooks
+ * LOCAL_IN at 98/99 (`to-ipvs` / `after-ipvs`: ip_vs_reply4 at NF_IP_PRI_NAT_SRC - 2,
+ * ip_vs_remote_request4 at NF_IP_PRI_NAT_SRC - 1) and FORWARD at 99/100 (ip_vs_forward_icmp,
+ * ip_vs_reply4); net/netfilter/ipvs/ip_vs_core.c, ip_vs_ops4. Each part is [from, below).
+ */
+type HookPart =
+  | 'all'
+  | 'to-nat'
+  | 'after-nat'
+  | 'to-ipvs-in'
+  | 'after-ipvs-in'
+  | 'to-ipvs-fwd'
+  | 'after-ipvs-fwd';
+const PARTS: Readonly<Record<Exclude<HookPart, 'all'>, readonly [number, number]>> = {
+  'to-nat': [-Infinity, -99],
+  'after-nat': [-99, Infinity],
+  'to-ipvs-in': [-Infinity, 98],
+  'after-ipvs-in': [98, Infinity],
+  'to-ipvs-fwd': [-Infinity, 99],
+  'after-ipvs-fwd': [99, Infinity],
+};
+
 type HookOutcome = { readonly kind: 'accept' } | Exclude<TableVerdict, { kind: 'accept' }>;
 
 /**
@@ -270,21 +295,17 @@ type HookOutcome = { readonly kind: 'accept' } | Exclude<TableVerdict, { kind: '
  * chain and the next runs; any other verdict ends the hook. `part` splits OUTPUT where the
  * kernel reroutes (after the NAT core, see output()).
  */
-function runHook(
-  env: StackEnv,
-  t: Traversal,
-  part: 'all' | 'to-nat' | 'after-nat' = 'all',
-): HookOutcome {
+function runHook(env: StackEnv, t: Traversal, part: HookPart = 'all'): HookOutcome {
   const rs = rulesetFor(env, t.pkt);
   const nft = env.host.nft;
   if (!rs && !nft) return { kind: 'accept' };
   const family = familyOf(t.pkt);
   const cenv = chainEnv(env, rs?.family ?? family);
   const nenv = nft ? nftEnv(env, family) : null;
-  const split = t.hook === 'OUTPUT' ? -100 : Infinity;
+  const [lo, hi] = part === 'all' ? [-Infinity, Infinity] : PARTS[part];
   for (const e of planFor(env, t)) {
-    if (part === 'to-nat' && e.priority > split) break;
-    if (part === 'after-nat' && e.priority <= split) continue;
+    if (e.priority >= hi) break;
+    if (e.priority < lo) continue;
     let v: HookOutcome = { kind: 'accept' };
     if (e.kind === 'conntrack') conntrackIn(env, t);
     else if (e.kind === 'nat') v = natHook(env, cenv, nenv, t, rs, e.members);
@@ -510,13 +531,18 @@ function applyBinding(env: StackEnv, t: Traversal, dstManip: boolean): void {
   const target = natTarget(conn, t.ct.dir);
   const p = t.pkt;
   let next: Packet = p;
+  // nf_nat_packet rewrites only what a binding changed (IPS_SRC_NAT / IPS_DST_NAT, inverted for
+  // the reply): a reply tuple IPVS altered (ip_vs_update_conntrack) is no NAT binding.
+  const bound = dstManip === (t.ct.dir === 'original') ? conn.dstNat : conn.srcNat;
   if (
+    bound &&
     dstManip &&
     (p.dst !== target.dst || p.dport !== target.dport) &&
     (p.proto !== 'icmp' || !p.inner)
   ) {
     next = { ...p, dst: target.dst, dport: target.dport };
   } else if (
+    bound &&
     !dstManip &&
     (p.src !== target.src || p.sport !== target.sport) &&
     (p.proto !== 'icmp' || !p.inner)
@@ -692,8 +718,13 @@ export function receive(
         iface: localIface(h, p.dst) ?? '',
       });
     const inp = traversal(p, 'INPUT', inIf, null, null, pre.ct);
-    const vi = runHook(env, inp);
+    const vi = runHook(env, inp, 'to-ipvs-in');
     if (vi.kind !== 'accept') return verdictResult(vi, inp);
+    // IPVS sits between security INPUT (50) and nat INPUT (100): see ipvs/hooks.ts.
+    const iv = ipvsLocalIn(env, inp, (pk, ct) => output(env, pk, ct, true));
+    if (iv) return iv;
+    const vn = runHook(env, inp, 'after-ipvs-in');
+    if (vn.kind !== 'accept') return verdictResult(vn, inp);
     confirmConn(env, inp);
     return { kind: 'local', pkt: inp.pkt, inIf, ct: inp.ct };
   }
@@ -731,9 +762,12 @@ export function receive(
   if (p.ttl <= 1) return { kind: 'dropped', reason: 'TTL exceeded', pkt: p };
   p = { ...p, ttl: p.ttl - 1 };
   const fwd = traversal(p, 'FORWARD', inIf, r.dev, r.nextHop, pre.ct);
-  const vf = runHook(env, fwd);
+  const vf = runHook(env, fwd, 'to-ipvs-fwd');
   if (vf.kind !== 'accept') return verdictResult(vf, fwd);
-  return postrouting(env, fwd.pkt, inIf, r.dev, r.nextHop, fwd.ct);
+  ipvsForward(env, fwd);
+  const vf2 = runHook(env, fwd, 'after-ipvs-fwd');
+  if (vf2.kind !== 'accept') return verdictResult(vf2, fwd);
+  return postrouting(env, fwd.pkt, inIf, r.dev, r.nextHop, fwd.ct, fwd.ipvsProperty);
 }
 
 function postrouting(
@@ -743,8 +777,10 @@ function postrouting(
   outIf: string,
   nextHop: string,
   ct: CtInfo,
+  ipvsProperty = false,
 ): StackResult {
   const post = traversal(pkt, 'POSTROUTING', inIf, outIf, nextHop, ct);
+  if (ipvsProperty) post.ipvsProperty = true;
   const v = runHook(env, post);
   if (v.kind !== 'accept') return verdictResult(v, post);
   confirmConn(env, post);
@@ -822,8 +858,16 @@ function outputRoute(
   return { dev: r.dev, nextHop: r.nextHop, src, route: r.route };
 }
 
-/** A packet sent by a local process (or by the kernel itself: RST, ICMP errors). */
-export function output(env: StackEnv, pkt: Packet, ct: CtInfo | null = null): StackResult {
+/**
+ * A packet sent by a local process (or by the kernel itself: RST, ICMP errors), or re-sent by
+ * IPVS after rewriting it (`ipvsProperty`, skb->ipvs_property: the IPVS hooks let it pass).
+ */
+export function output(
+  env: StackEnv,
+  pkt: Packet,
+  ct: CtInfo | null = null,
+  ipvsProperty = false,
+): StackResult {
   const r0 = outputRoute(env, pkt);
   if ('error' in r0) {
     routeEvent(env, pkt, 'unreachable', r0.error, null, null, null);
@@ -847,6 +891,7 @@ export function output(env: StackEnv, pkt: Packet, ct: CtInfo | null = null): St
     r0.nextHop,
     ct ?? (tracked(env, p) ? PENDING : NO_CT),
   );
+  if (ipvsProperty) out.ipvsProperty = true;
   // The kernel reroutes inside the mangle and nat OUTPUT hooks (ipt_mangle_out,
   // nf_nat_ipv4_local_fn), before filter OUTPUT: a failed reroute drops the packet there, and
   // filter OUTPUT never sees it (Linux 6.18: a DNAT to a pod with source 127.0.0.1 and
@@ -883,7 +928,10 @@ export function output(env: StackEnv, pkt: Packet, ct: CtInfo | null = null): St
     nextHop = r1.nextHop;
     routeEvent(env, p, 'reroute', 'reroute', dev, nextHop !== p.dst ? nextHop : null, r1.route);
   }
+  // IPVS sits between nat OUTPUT (-100) and filter OUTPUT (0): see ipvs/hooks.ts.
+  const iv = ipvsLocalOut(env, out, (pk, c) => output(env, pk, c, true), ipvsProperty);
+  if (iv) return iv;
   const v2 = runHook(env, out, 'after-nat');
   if (v2.kind !== 'accept') return verdictResult(v2, out);
-  return postrouting(env, out.pkt, null, dev, nextHop, out.ct);
+  return postrouting(env, out.pkt, null, dev, nextHop, out.ct, out.ipvsProperty);
 }

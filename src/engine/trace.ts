@@ -171,6 +171,23 @@ export type TraceEvent = EventBase &
       }
     | { readonly type: 'log'; readonly prefix: string; readonly via: 'LOG' | 'NFLOG' }
     | {
+        /**
+         * An IPVS decision at one of its hooks (net/netfilter/ipvs/ip_vs_core.c): a new
+         * connection scheduled to a real server, a packet of a known connection, a reply
+         * translated back, a virtual service without real servers. Modelled from the kernel
+         * sources, not checked on a kernel.
+         */
+        readonly type: 'ipvs';
+        readonly hook: Hook;
+        readonly action:
+          'schedule' | 'persist' | 'connection' | 'reply' | 'no-dest' | 'not-scheduled' | 'local';
+        /** `TCP 10.96.0.10:53 rr`, as ipvsadm -Ln prints the virtual service. */
+        readonly service: string | null;
+        /** `10.244.1.5:53`: the real server. */
+        readonly realServer: string | null;
+        readonly before: Packet;
+      }
+    | {
         readonly type: 'unsupported';
         readonly what: string;
         readonly line: number | null;

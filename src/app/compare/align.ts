@@ -37,6 +37,8 @@ export function stepKey(s: Step): string {
       return `${head}|${e.iface}`;
     case 'log':
       return `${head}|${e.prefix}`;
+    case 'ipvs':
+      return `${head}|${e.hook}|${e.action}|${e.service ?? ''}|${e.realServer ?? ''}`;
     case 'unsupported':
       return `${head}|${e.what}`;
     case 'drop':

@@ -10,6 +10,7 @@ import {
   type TableView,
 } from '../model/rules-view.ts';
 import { scrollWithin } from './scroll.ts';
+import { IpvsView } from './IpvsView.tsx';
 
 const AUTO = '';
 const NO_TABLES: readonly TableView[] = [];
@@ -149,6 +150,7 @@ export function RulesPanel() {
             )}
           </div>
         ))}
+        <IpvsView host={host} />
       </div>
     </section>
   );

@@ -12,6 +12,8 @@ export function whereOf(e: TraceEvent): string {
       return `${e.hook} · ${e.table} · ${e.chain}`;
     case 'nat-skip':
       return `${e.hook} · nat`;
+    case 'ipvs':
+      return `${e.hook} · IPVS`;
     case 'receive':
       return e.iface;
     case 'wire':
@@ -45,6 +47,8 @@ export function detailOf(e: TraceEvent): string {
       return e.reason;
     case 'nat-skip':
       return e.reason;
+    case 'ipvs':
+      return [e.action, e.service, e.realServer && `→ ${e.realServer}`].filter(Boolean).join(' ');
     case 'wire':
       return e.segment;
     default:

@@ -186,7 +186,7 @@ const nodeConfig: Schema = {
         mode: {
           enum: ['iptables', 'nftables', 'ipvs'],
           description:
-            'kube-proxy’s mode on these nodes: iptables (KUBE-* chains) or nftables (its own ip kube-proxy table); ipvs is not modelled yet.',
+            'kube-proxy’s mode on these nodes: iptables (KUBE-* chains), nftables (its own ip kube-proxy table) or ipvs (kube-ipvs0 and IPVS virtual servers; modelled from kernel sources, not checked on a kernel).',
         },
         nodePortAddresses: {
           type: 'array',

@@ -171,6 +171,7 @@ export const UI_EN = {
   'trace.type.log': 'log',
   'trace.type.unsupported': 'unsupported',
   'trace.type.drop': 'drop',
+  'trace.type.ipvs': 'IPVS',
   'explain.title': 'What happens here',
   'explain.why': 'Why it matters',
   'rules.moreChains': '{count} more chains the packet did not enter are not listed.',
@@ -187,6 +188,13 @@ export const UI_EN = {
   'rules.collapseAll': 'Collapse all',
   'rules.count_one': '{count} rule',
   'rules.count_other': '{count} rules',
+  'rules.ipvs.title': 'IPVS (kube-proxy IPVS mode)',
+  'rules.ipvs.modelled':
+    'Modelled from kernel and kube-proxy sources, not checked on a kernel: the machines Hookpath is tested on have no IPVS module.',
+  'rules.ipvs.deprecated':
+    'kube-proxy IPVS mode is deprecated since Kubernetes v1.35 (KEP-5495); nftables mode replaces it.',
+  'rules.ipvs.addresses': 'kube-ipvs0: {count} local addresses',
+  'rules.ipvs.ipsets': 'ipset save',
   'verdict.answered-pod-nat':
     'Answered by pod {pod} ({node}); the pod saw source {src} because of {nat} on {natHost}.',
   'verdict.answered-pod-real':

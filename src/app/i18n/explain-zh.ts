@@ -43,6 +43,18 @@ export const EXPLAIN_ZH: Readonly<Record<string, string>> = {
   'nft.vmap': '{chain} 的第 {rule} 条规则在 {set} 中找到这个包；该元素的裁决是 {verdict}。',
   'nft.numgen':
     '{chain} 的第 {rule} 条规则抽取随机数：{count} 中的 {value}，于是包走向 {verdict}。',
+  'ipvs.schedule':
+    'IPVS（{hook}）：虚拟服务 {service} → 真实服务器 {server}。目标地址被改写（NAT 转发），包经路由、OUTPUT、POSTROUTING 发出。这是依据内核源码建模的结果，没有在真实内核上验证。',
+  'ipvs.persist':
+    'IPVS（{hook}）：{client} 在 {service} 上已有会话保持模板，所以仍然去同一个真实服务器 {server}。',
+  'ipvs.connection': 'IPVS（{hook}）：这个包属于 IPVS 连接 {client} → {service} → {server}。',
+  'ipvs.reply': 'IPVS（{hook}）：来自真实服务器 {server} 的回包，源地址被改回虚拟服务 {service}。',
+  'ipvs.no-dest':
+    'IPVS（{hook}）：虚拟服务 {service} 没有真实服务器，内核回 ICMP 端口不可达并丢弃这个包（ip_vs_leave）。',
+  'ipvs.not-scheduled':
+    'IPVS（{hook}）：{service} 只在 TCP SYN 上建立连接；这个报文段交给本机协议栈处理。',
+  'ipvs.local':
+    'IPVS（{hook}）：{service} 的真实服务器 {server} 就在本机；包改写目标地址后继续交给本地 socket。',
   'chain.return': '{chain} 走到末尾：回到调用它的链。',
   'chain.repeat':
     '{chain} 已经在这个钩子上用同一个包走过一遍，并且没有给出判决就返回了；再走一遍结果相同，所以实验室不再重复它的 {count} 次规则求值。',

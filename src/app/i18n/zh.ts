@@ -165,6 +165,7 @@ export const UI_ZH: Record<UiKey, string> = {
   'trace.type.log': '日志',
   'trace.type.unsupported': '不支持',
   'trace.type.drop': '丢弃',
+  'trace.type.ipvs': 'IPVS',
   'explain.title': '这里发生了什么',
   'explain.why': '为什么重要',
   'rules.moreChains': '另有 {count} 条数据包未进入的链未列出。',
@@ -181,6 +182,13 @@ export const UI_ZH: Record<UiKey, string> = {
   'rules.collapseAll': '全部折叠',
   'rules.count_one': '{count} 条规则',
   'rules.count_other': '{count} 条规则',
+  'rules.ipvs.title': 'IPVS（kube-proxy 的 IPVS 模式）',
+  'rules.ipvs.modelled':
+    '依据内核和 kube-proxy 源码建模，没有在真实内核上验证：Hookpath 的测试机器没有 IPVS 内核模块。',
+  'rules.ipvs.deprecated':
+    'kube-proxy 的 IPVS 模式从 Kubernetes v1.35 起已废弃（KEP-5495），由 nftables 模式取代。',
+  'rules.ipvs.addresses': 'kube-ipvs0：{count} 个本机地址',
+  'rules.ipvs.ipsets': 'ipset save',
   'verdict.answered-pod-nat':
     '由 Pod {pod}（{node}）应答；由于 {natHost} 上的 {nat}，Pod 看到的源地址是 {src}。',
   'verdict.answered-pod-real': '由 Pod {pod}（{node}）应答；Pod 看到的是客户端自己的地址 {src}。',

@@ -7,6 +7,7 @@ import { addrtype } from './xt/addrtype.ts';
 import { conntrack, state } from './xt/conntrack.ts';
 import { icmp } from './xt/icmp.ts';
 import { iprange } from './xt/iprange.ts';
+import { ipvs } from './xt/ipvs.ts';
 import { LOG, NFLOG } from './xt/log.ts';
 import { CONNMARK, MARK, connmark, mark } from './xt/mark.ts';
 import { multiport } from './xt/multiport.ts';
@@ -42,6 +43,7 @@ const MATCHES = new Map<string, MatchExtension>(
     recent,
     set,
     iprange,
+    ipvs,
     limit,
     nfacct,
     pkttype,
