@@ -144,9 +144,23 @@ export function runFlows(
   flows: readonly Flow[],
   family: 4 | 6 = 4,
 ): FlowResult[] {
-  const { network, problems } = buildNetwork({
-    hosts: [conformanceHost(rules, localAddresses, family)],
-  });
+  return runFlowsOn(conformanceHost(rules, localAddresses, family), localAddresses, flows, observe);
+}
+
+/** What a flow's runs did, as the corpus writes it: the endpoints or verdicts, and masquerade. */
+export type FlowObserver = (events: readonly TraceEvent[]) => { outputs: string[]; masq: boolean };
+
+/**
+ * Every flow through one host, every random branch followed: the outputs of all branches
+ * (in order, once each) against the corpus' expected output.
+ */
+export function runFlowsOn(
+  host: HostSpec,
+  localAddresses: readonly string[],
+  flows: readonly Flow[],
+  observeRun: FlowObserver,
+): FlowResult[] {
+  const { network, problems } = buildNetwork({ hosts: [host] });
   if (!network) {
     const note = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
     return flows.map((flow) => ({ flow, output: '', masq: false, pass: false, note }));
@@ -156,7 +170,7 @@ export function runFlows(
     const outputs: string[] = [];
     let masq = false;
     for (const run of en.runs) {
-      const o = observe(run.events);
+      const o = observeRun(run.events);
       for (const x of o.outputs) if (!outputs.includes(x)) outputs.push(x);
       masq ||= o.masq;
     }

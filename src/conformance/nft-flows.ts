@@ -9,13 +9,8 @@
  * - `masq` when any branch jumped to `mark-for-masquerade`.
  * See the corpus README (conformance/README.md of the shared material), "nftables".
  */
-import {
-  buildNetwork,
-  enumerateOutcomes,
-  type HostSpec,
-  type TraceEvent,
-} from '../engine/index.ts';
-import { conformanceHost, flowProbe, type Flow, type FlowResult } from './flows.ts';
+import type { HostSpec, TraceEvent } from '../engine/index.ts';
+import { conformanceHost, runFlowsOn, type Flow, type FlowResult } from './flows.ts';
 
 /** kube-proxy's masquerade-marking chain (pkg/proxy/nftables/proxier.go, markMasqChain). */
 const MARK_MASQ_CHAIN = 'mark-for-masquerade';
@@ -64,23 +59,10 @@ export function runNftFlows(
   flows: readonly Flow[],
   family: 4 | 6 = 4,
 ): FlowResult[] {
-  const { network, problems } = buildNetwork({
-    hosts: [nftConformanceHost(ruleset, localAddresses, family)],
-  });
-  if (!network) {
-    const note = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
-    return flows.map((flow) => ({ flow, output: '', masq: false, pass: false, note }));
-  }
-  return flows.map((flow) => {
-    const en = enumerateOutcomes(network, flowProbe(flow, localAddresses));
-    const outputs: string[] = [];
-    let masq = false;
-    for (const run of en.runs) {
-      const o = observe(run.events);
-      for (const x of o.outputs) if (!outputs.includes(x)) outputs.push(x);
-      masq ||= o.masq;
-    }
-    const output = outputs.join(', ');
-    return { flow, output, masq, pass: output === flow.output && masq === flow.masq };
-  });
+  return runFlowsOn(
+    nftConformanceHost(ruleset, localAddresses, family),
+    localAddresses,
+    flows,
+    observe,
+  );
 }
