@@ -6,6 +6,10 @@ export const UI_EN = {
   'app.open': 'Open in Hookpath',
   'scenario.label': 'Scenario',
   'variant.label': 'Variant',
+  'mode.label': 'kube-proxy mode',
+  'mode.iptables': 'iptables mode',
+  'mode.nftables': 'nftables mode',
+  'mode.ipvs': 'IPVS mode',
   // The Matrix view and Compare side by side (views-en.ts).
   ...VIEWS_EN,
   'scenario.more': 'About this scenario',

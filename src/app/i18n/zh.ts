@@ -8,6 +8,10 @@ export const UI_ZH: Record<UiKey, string> = {
   'app.open': '在 Hookpath 中打开',
   'scenario.label': '场景',
   'variant.label': '变体',
+  'mode.label': 'kube-proxy 模式',
+  'mode.iptables': 'iptables 模式',
+  'mode.nftables': 'nftables 模式',
+  'mode.ipvs': 'IPVS 模式',
   // The Matrix view and Compare side by side (views-zh.ts).
   ...VIEWS_ZH,
   'scenario.more': '场景说明',
