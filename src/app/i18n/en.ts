@@ -181,6 +181,10 @@ export const UI_EN = {
   'rules.moreChains': '{count} more chains the packet did not enter are not listed.',
   'rules.gap': '… {count} more rules, not near a rule the packet matched …',
   'rules.title': 'Rules',
+  'rules.nftTitle': 'kube-proxy’s nftables table (nft -f), nftables mode',
+  'rules.nftGap_one': '… {count} more line, not near a rule the packet can match …',
+  'rules.nftGap_other': '… {count} more lines, not near a rule the packet can match …',
+  'rules.hostIptables': 'The node’s own iptables rules',
   'rules.node': 'Node',
   'rules.pathOnly':
     'Listed: the nodes this packet goes through. In a cluster this big the rules of the other nodes are not computed, to keep every run fast.',
