@@ -20,7 +20,14 @@ export const NftRules = memo(function NftRules({
   const { t } = useTranslation();
   const matched = new Set(matchedKey ? matchedKey.split(',').map(Number) : []);
   return (
-    <div className="rules-table nft-table" data-testid="rules-nft">
+    // Focusable: the panel scrolls by keyboard through the table (it has no buttons of its own).
+    <div
+      className="rules-table nft-table"
+      data-testid="rules-nft"
+      role="group"
+      tabIndex={0}
+      aria-label={t('rules.nftTitle')}
+    >
       <div className="rules-table-name">{t('rules.nftTitle')}</div>
       {nftRows(view).map((r) =>
         'gap' in r ? (
