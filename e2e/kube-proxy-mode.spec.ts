@@ -54,6 +54,9 @@ test('nftables mode: the nft table in the rules panel, kept in links and a reloa
   expect(await nft.locator('.rule-line.matched').count()).toBeGreaterThan(3);
   mkdirSync(SCREENS, { recursive: true });
   await lab.shot('kube-proxy-mode-nftables');
+  await page
+    .getByTestId('rules-panel')
+    .screenshot({ path: `${SCREENS}/kube-proxy-mode-rules.png` });
   await expectAxeClean(page, 'nftables mode, rules panel');
 
   // A plain reload comes back in the same mode (the last place remembers it).

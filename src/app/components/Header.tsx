@@ -100,7 +100,7 @@ export function Header({ scenarios }: { scenarios: readonly ScenarioEntry[] }) {
           </select>
         </label>
         <VariantSelect onPick={pickVariant} />
-        <ModeSelect />
+        <ModeSelect className="mode-picker" />
         <CompareSelect />
       </div>
       <div className="header-actions">

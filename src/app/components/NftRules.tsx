@@ -42,10 +42,24 @@ export const NftRules = memo(function NftRules({
             title={matched.has(r.line) ? t('rules.matched') : undefined}
           >
             <span className="ln">{r.line}</span>
-            <code>{r.text}</code>
+            <code>
+              <NftText text={r.text} />
+            </code>
           </div>
         ),
       )}
     </div>
   );
 });
+
+/** `add rule ip kube-proxy` said on every line is dimmed: the chain and its statements are read. */
+function NftText({ text }: { text: string }) {
+  const m = /^(add (?:rule|element|chain|set|map) \S+ \S+ )(.*)$/.exec(text);
+  if (!m) return <>{text}</>;
+  return (
+    <>
+      <span className="nft-verb">{m[1]}</span>
+      {m[2]}
+    </>
+  );
+}
