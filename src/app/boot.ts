@@ -91,6 +91,7 @@ export function pickStart(
       id,
       restore: {
         variant: p.variant,
+        ...(p.mode !== null ? { mode: p.mode } : {}),
         ...(p.from !== null && p.to !== null ? { path: { from: p.from, to: p.to } } : {}),
         ...(p.compare !== null ? { compare: p.compare } : {}),
       },
@@ -114,6 +115,7 @@ export function pickStart(
     id,
     restore: {
       variant,
+      ...(sameAsLast && last?.mode ? { mode: last.mode } : {}),
       ...(saved !== null ? { manifests: saved.text } : {}),
       ...(sameAsLast && last?.path ? { path: last.path } : {}),
     },
@@ -155,6 +157,7 @@ export function firstInput(
     validate: false,
     ...(manifests !== undefined ? { manifests } : {}),
     ...(r.variant ? { variant: r.variant } : {}),
+    ...(r.mode ? { mode: r.mode } : {}),
     ...(r.path ? { path: r.path } : {}),
   };
 }
@@ -193,6 +196,18 @@ export function startingPoint(
     if (pick.readable) notes.push({ kind: 'variant', param: 'variant', value: restore.variant });
     restore = { ...restore, variant: null };
     if (pick.fromLink) saved = readEdit(kv, entry.id, null);
+  }
+  // A mode the scenario does not run in (a link's typo, a mode the scenario dropped): said when a
+  // link named it, and the scenario's default mode instead.
+  if (restore.mode && !entry.modes.includes(restore.mode)) {
+    if (pick.readable)
+      notes.push({
+        kind: 'invalid',
+        param: 'mode',
+        value: restore.mode,
+        hint: entry.modes.length ? entry.modes.join(' | ') : entry.clusterMode,
+      });
+    restore = { ...restore, mode: null };
   }
   // A comparison with a variant the scenario does not have: said, and nothing compared.
   let compare = pick.restore.compare ?? null;

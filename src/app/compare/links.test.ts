@@ -14,6 +14,7 @@ const A = readScenario(
 const doc: LabDoc = {
   scenarioId: 'a',
   variant: 'one',
+  mode: null,
   manifests: 'kind: Service',
   path: { from: 'client/laptop', to: 'vip:22' },
   run: 0,

@@ -11,6 +11,7 @@ import { ExerciseLauncher } from '../exercise/ExerciseLauncher.tsx';
 import { useExercises } from '../exercise/context.tsx';
 import { EmbedButton } from '../embed/EmbedDialog.tsx';
 import { VariantSelect } from './VariantSelect.tsx';
+import { ModeSelect } from './ModeSelect.tsx';
 import { CompareSelect } from '../compare/CompareParts.tsx';
 
 const goodOf = (e: EditRecord | null) => (e ? (e.valid ? e.text : e.good) : null);
@@ -99,6 +100,7 @@ export function Header({ scenarios }: { scenarios: readonly ScenarioEntry[] }) {
           </select>
         </label>
         <VariantSelect onPick={pickVariant} />
+        <ModeSelect className="mode-picker" />
         <CompareSelect />
       </div>
       <div className="header-actions">

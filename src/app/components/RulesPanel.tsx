@@ -11,6 +11,7 @@ import {
 } from '../model/rules-view.ts';
 import { scrollWithin } from './scroll.ts';
 import { IpvsView } from './IpvsView.tsx';
+import { NftRules } from './NftRules.tsx';
 
 const AUTO = '';
 const NO_TABLES: readonly TableView[] = [];
@@ -19,13 +20,14 @@ const NO_TABLES: readonly TableView[] = [];
 export function RulesPanel() {
   const { t } = useTranslation();
   const rules = useDeferredValue(useLab((s) => s.result?.rules ?? null));
+  const nft = useDeferredValue(useLab((s) => s.result?.nftables ?? null));
   // Deferred: the diagram commits first, the long lists follow in a background render.
   const steps = useDeferredValue(useLab(stepsOf));
   const step = useLab((s) => s.doc.step);
   const [pinned, setPinned] = useState(AUTO);
   const [open, setOpen] = useState<Record<string, boolean>>({});
   const body = useRef<HTMLDivElement>(null);
-  const nodes = Object.keys(rules ?? {});
+  const nodes = [...new Set([...Object.keys(nft ?? {}), ...Object.keys(rules ?? {})])];
   const allNodes = useLab(
     (s) => s.result?.cluster?.hosts.filter((h) => h.kind === 'node').length ?? 0,
   );
@@ -41,22 +43,30 @@ export function RulesPanel() {
   }
   const host = pinned && nodes.includes(pinned) ? pinned : auto;
   const tables: readonly TableView[] = rules?.[host] ?? NO_TABLES;
+  const nftView = nft?.[host] ?? null;
 
-  const { matched, current } = useMemo(() => {
+  // An nft rule event's line is a line of the nft text; an xtables one, of the iptables-save.
+  const { matched, current, nftMatched, nftCurrent } = useMemo(() => {
     const m = new Set<number>();
+    const nm = new Set<number>();
     let c = -1;
+    let nc = -1;
     for (const s of steps.slice(0, step + 1)) {
       if (s.host !== host || s.event.type !== 'rule') continue;
-      m.add(s.event.line);
-      if (s.index === step) c = s.event.line;
+      const isNft = !!s.event.nft;
+      (isNft ? nm : m).add(s.event.line);
+      if (s.index === step) {
+        if (isNft) nc = s.event.line;
+        else c = s.event.line;
+      }
     }
-    return { matched: m, current: c };
+    return { matched: m, current: c, nftMatched: nm, nftCurrent: nc };
   }, [steps, step, host]);
 
   useEffect(() => {
     const line = body.current?.querySelector<HTMLElement>('.rule-line.current');
     if (body.current && line) scrollWithin(body.current, line, 'center');
-  }, [current, host]);
+  }, [current, nftCurrent, host]);
 
   const toggle = useCallback(
     (key: string, now: boolean) => setOpen((o) => ({ ...o, [key]: !now })),
@@ -89,19 +99,21 @@ export function RulesPanel() {
             ))}
           </select>
         </label>
-        <button
-          type="button"
-          className="text"
-          onClick={() =>
-            setOpen(
-              Object.fromEntries(
-                tables.flatMap((tb) => tb.chains.map((c) => [`${tb.name}/${c.name}`, !allOpen])),
-              ),
-            )
-          }
-        >
-          {allOpen ? t('rules.collapseAll') : t('rules.expandAll')}
-        </button>
+        {tables.length > 0 && (
+          <button
+            type="button"
+            className="text"
+            onClick={() =>
+              setOpen(
+                Object.fromEntries(
+                  tables.flatMap((tb) => tb.chains.map((c) => [`${tb.name}/${c.name}`, !allOpen])),
+                ),
+              )
+            }
+          >
+            {allOpen ? t('rules.collapseAll') : t('rules.expandAll')}
+          </button>
+        )}
       </header>
       <div className="panel-body rules-body" ref={body}>
         {nodes.length < allNodes && (
@@ -109,7 +121,17 @@ export function RulesPanel() {
             {t('rules.pathOnly')}
           </p>
         )}
-        {!tables.length && host && <p className="muted">{t('rules.none', { host })}</p>}
+        {nftView && (
+          <NftRules
+            view={nftView}
+            matchedKey={[...nftMatched].sort((x, y) => x - y).join(',')}
+            current={nftCurrent}
+          />
+        )}
+        {nftView && tables.length > 0 && (
+          <h3 className="rules-host-iptables">{t('rules.hostIptables')}</h3>
+        )}
+        {!tables.length && host && !nftView && <p className="muted">{t('rules.none', { host })}</p>}
         {tables.map((tb) => (
           <div key={tb.name} className="rules-table">
             <div className="rules-table-name">*{tb.name}</div>

@@ -1,7 +1,28 @@
-/** Short cells of a trace row: where the step happened, what it did, and its verdict. */
-import type { TraceEvent } from '../../engine/trace.ts';
+/**
+ * Short cells of a trace row: where the step happened, what it did, and its verdict. nftables
+ * steps (`e.nft`) are written in nft's own words, as `nft monitor trace` and `nft list` print
+ * them (family, table, chain, handle; base chains with their type and priority), beside the
+ * xtables notation of iptables steps; the CLI's `nftNotation` (src/engine/trace.ts) does the same.
+ */
+import type { NftTraceInfo, TraceEvent } from '../../engine/trace.ts';
+
+/** `ip kube-proxy nat-prerouting (type nat, priority -100)` for a base chain, else its name. */
+export function nftChainText(n: NftTraceInfo): string {
+  const base =
+    n.type !== undefined || n.priority !== undefined
+      ? ` (type ${n.type ?? 'filter'}, priority ${n.priority ?? 0})`
+      : '';
+  return `${n.family} ${n.table} ${n.chain}${base}`;
+}
+
+function nftWhere(e: TraceEvent): string | null {
+  if (!('nft' in e) || !e.nft || !('hook' in e)) return null;
+  return `${e.hook} · ${nftChainText(e.nft)}`;
+}
 
 export function whereOf(e: TraceEvent): string {
+  const nft = nftWhere(e);
+  if (nft) return nft;
   switch (e.type) {
     case 'hook':
       return `${e.hook} · ${e.table}`;
@@ -26,7 +47,7 @@ export function whereOf(e: TraceEvent): string {
 export function detailOf(e: TraceEvent): string {
   switch (e.type) {
     case 'rule':
-      return e.text;
+      return e.nft ? `${e.text} # handle ${e.nft.handle ?? 0}` : e.text;
     case 'miss':
       return e.from === e.to ? `#${e.from}` : `#${e.from}–${e.to}`;
     case 'route':
@@ -57,6 +78,17 @@ export function detailOf(e: TraceEvent): string {
 }
 
 export function verdictOfEvent(e: TraceEvent): string {
+  if ('nft' in e && e.nft)
+    switch (e.type) {
+      case 'rule':
+        return e.nft.verdict ?? 'continue';
+      case 'policy':
+        return `policy ${e.verdict === 'ACCEPT' ? 'accept' : 'drop'}`;
+      case 'return':
+        return 'return';
+      default:
+        break;
+    }
   switch (e.type) {
     case 'rule':
       return e.verdict === 'JUMP' || e.verdict === 'GOTO'

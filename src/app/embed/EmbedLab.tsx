@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LabProvider, useActions, useLab } from '../components/context.tsx';
 import { VariantSelect } from '../components/VariantSelect.tsx';
+import { ModeSelect } from '../components/ModeSelect.tsx';
 import { usePrefs } from '../components/prefs.tsx';
 import { DiagramPanel } from '../components/DiagramPanel.tsx';
 import { Controls } from '../components/Controls.tsx';
@@ -62,7 +63,10 @@ function EmbedLayout(p: EmbedLabProps) {
           <div className="embed-pickers" data-testid="embed-pickers">
             {p.params.pickers === 'all' && (
               // Nothing is read from storage (an embed's rule): the variant's own manifests.
-              <VariantSelect className="embed-variant-picker" onPick={setVariant} />
+              <>
+                <VariantSelect className="embed-variant-picker" onPick={setVariant} />
+                <ModeSelect className="embed-variant-picker" />
+              </>
             )}
             <PathPicker />
           </div>

@@ -7,7 +7,7 @@ import { stepsOf, type LabState } from '../store/lab-store.ts';
 
 /** What the verdict is about: once the packet has arrived for it, it stays shown. */
 const questionOf = (s: LabState) =>
-  `${s.doc.scenarioId}\n${s.doc.variant ?? ''}\n${s.doc.path?.from ?? ''}\n${s.doc.path?.to ?? ''}\n${s.doc.run}\n${s.doc.manifests.length}`;
+  `${s.doc.scenarioId}\n${s.doc.variant ?? ''}\n${s.doc.mode ?? ''}\n${s.doc.path?.from ?? ''}\n${s.doc.path?.to ?? ''}\n${s.doc.run}\n${s.doc.manifests.length}`;
 
 /**
  * The verdict, or with `verdict=after` a line saying it comes when the packet arrives: a blog

@@ -5,13 +5,14 @@ import { readFlags } from '../boot.ts';
 describe('readable URL parameters', () => {
   it('reads every parameter of the README table', () => {
     const { params, notes } = readParams(
-      '?scenario=vip22&variant=lb-service&from=client/laptop&to=vip:22&step=7&theme=dark' +
+      '?scenario=vip22&variant=lb-service&mode=nftables&from=client/laptop&to=vip:22&step=7&theme=dark' +
         '&lang=zh&embed=1&autoplay=1&verdict=after&editor=readonly&pickers=1&compare=deleted&view=matrix',
     );
     expect(notes).toEqual([]);
     expect(params).toEqual({
       scenario: 'vip22',
       variant: 'lb-service',
+      mode: 'nftables',
       from: 'client/laptop',
       to: 'vip:22',
       step: 7,
@@ -26,6 +27,17 @@ describe('readable URL parameters', () => {
       compare: 'deleted',
       view: 'matrix',
     });
+  });
+
+  it('mode is a kube-proxy mode; anything else is said and the default used', () => {
+    const { params } = readParams('?mode=NFTables');
+    expect(params.mode).toBe('nftables');
+    expect(namesPlace(params)).toBe(true);
+    const bad = readParams('?mode=nft');
+    expect(bad.params.mode).toBeNull();
+    expect(bad.notes).toEqual([
+      { kind: 'invalid', param: 'mode', value: 'nft', hint: 'iptables | nftables | ipvs' },
+    ]);
   });
 
   it('view is diagram or matrix; anything else is said and ignored', () => {

@@ -11,10 +11,13 @@
 export type EditorMode = 'hidden' | 'readonly' | 'edit';
 export type Pickers = 'none' | 'path' | 'all';
 export type ThemeParam = 'light' | 'dark' | 'auto';
+export type ModeParam = 'iptables' | 'nftables' | 'ipvs';
 
 export interface LinkParams {
   readonly scenario: string | null;
   readonly variant: string | null;
+  /** kube-proxy's mode (whether the scenario runs in it is checked against the catalog later). */
+  readonly mode: ModeParam | null;
   readonly from: string | null;
   readonly to: string | null;
   /** A step as the counter shows it (1-based, matched rules only), or the last one. */
@@ -52,6 +55,7 @@ export interface ParamNote {
 export const KNOWN_PARAMS = [
   'scenario',
   'variant',
+  'mode',
   'from',
   'to',
   'step',
@@ -81,6 +85,7 @@ const ENUMS = {
   verdict: ['after', 'always'],
   pickers: ['0', '1', 'path', 'all'],
   view: ['diagram', 'matrix'],
+  mode: ['iptables', 'nftables', 'ipvs'],
 } as const;
 
 const FLAG_ON = ['1', 'true', 'yes', ''];
@@ -89,6 +94,7 @@ const FLAG_OFF = ['0', 'false', 'no'];
 export const NO_PARAMS: LinkParams = {
   scenario: null,
   variant: null,
+  mode: null,
   from: null,
   to: null,
   step: null,
@@ -146,6 +152,7 @@ export function readParams(search: string): { params: LinkParams; notes: ParamNo
   // Read in the README's order, so the notes come in that order too.
   const scenario = text('scenario');
   const variant = text('variant');
+  const mode = oneOf<ModeParam>('mode');
   const from = text('from');
   const to = text('to');
   const step = readStep(q.get('step'), notes);
@@ -162,6 +169,7 @@ export function readParams(search: string): { params: LinkParams; notes: ParamNo
     params: {
       scenario,
       variant,
+      mode,
       from,
       to,
       step,
@@ -200,13 +208,19 @@ function short(v: string): string {
 /** True when the address names a place in a scenario: it is then a link, like `#lab=`. */
 export function namesPlace(p: LinkParams): boolean {
   return (
-    p.variant !== null || p.from !== null || p.to !== null || p.step !== null || p.compare !== null
+    p.variant !== null ||
+    p.mode !== null ||
+    p.from !== null ||
+    p.to !== null ||
+    p.step !== null ||
+    p.compare !== null
   );
 }
 
 /** The parameters that describe where the lab is (dropped once the user leaves that place). */
 export const PLACE_PARAMS = [
   'variant',
+  'mode',
   'from',
   'to',
   'step',

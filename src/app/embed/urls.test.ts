@@ -14,6 +14,7 @@ const state = (doc: Partial<PlaceState['doc']> = {}): PlaceState => ({
   doc: {
     scenarioId: 'vip22-sshd-or-service',
     variant: 'lb-service',
+    mode: null,
     manifests: 'orig',
     path: { from: 'client/laptop', to: 'vip:22' },
     run: 0,

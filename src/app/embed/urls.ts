@@ -63,6 +63,7 @@ function place(
   const pairs: [string, string | null][] = [
     ['scenario', d.scenarioId],
     ['variant', d.variant],
+    ['mode', d.mode],
     ['from', path?.from ?? null],
     ['to', path?.to ?? null],
     ['step', readable === null ? null : String(readable)],

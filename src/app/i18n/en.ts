@@ -6,6 +6,10 @@ export const UI_EN = {
   'app.open': 'Open in Hookpath',
   'scenario.label': 'Scenario',
   'variant.label': 'Variant',
+  'mode.label': 'kube-proxy mode',
+  'mode.iptables': 'iptables mode',
+  'mode.nftables': 'nftables mode',
+  'mode.ipvs': 'IPVS mode',
   // The Matrix view and Compare side by side (views-en.ts).
   ...VIEWS_EN,
   'scenario.more': 'About this scenario',
@@ -177,6 +181,10 @@ export const UI_EN = {
   'rules.moreChains': '{count} more chains the packet did not enter are not listed.',
   'rules.gap': '… {count} more rules, not near a rule the packet matched …',
   'rules.title': 'Rules',
+  'rules.nftTitle': 'kube-proxy’s nftables table (nft -f), nftables mode',
+  'rules.nftGap_one': '… {count} more line, not near a rule the packet can match …',
+  'rules.nftGap_other': '… {count} more lines, not near a rule the packet can match …',
+  'rules.hostIptables': 'The node’s own iptables rules',
   'rules.node': 'Node',
   'rules.pathOnly':
     'Listed: the nodes this packet goes through. In a cluster this big the rules of the other nodes are not computed, to keep every run fast.',

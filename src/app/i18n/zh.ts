@@ -8,6 +8,10 @@ export const UI_ZH: Record<UiKey, string> = {
   'app.open': '在 Hookpath 中打开',
   'scenario.label': '场景',
   'variant.label': '变体',
+  'mode.label': 'kube-proxy 模式',
+  'mode.iptables': 'iptables 模式',
+  'mode.nftables': 'nftables 模式',
+  'mode.ipvs': 'IPVS 模式',
   // The Matrix view and Compare side by side (views-zh.ts).
   ...VIEWS_ZH,
   'scenario.more': '场景说明',
@@ -171,6 +175,10 @@ export const UI_ZH: Record<UiKey, string> = {
   'rules.moreChains': '另有 {count} 条数据包未进入的链未列出。',
   'rules.gap': '… 另有 {count} 条规则，不在数据包匹配的规则附近 …',
   'rules.title': '规则',
+  'rules.nftTitle': 'kube-proxy 的 nftables 表（nft -f），nftables 模式',
+  'rules.nftGap_one': '… 另有 {count} 行，不在数据包可能匹配的规则附近 …',
+  'rules.nftGap_other': '… 另有 {count} 行，不在数据包可能匹配的规则附近 …',
+  'rules.hostIptables': '节点自己的 iptables 规则',
   'rules.node': '节点',
   'rules.pathOnly':
     '这里只列出数据包经过的节点。集群这么大时，不计算其他节点的规则，以便每次运行都保持快速。',

@@ -5,6 +5,7 @@
  */
 import { parse } from 'yaml';
 import type { I18nText, PathSelection } from '../../cluster/types.ts';
+import type { KubeProxyMode } from '../../cluster/scenario.ts';
 
 export interface VariantEntry {
   readonly id: string;
@@ -22,6 +23,24 @@ export interface ScenarioEntry {
   readonly manifests: string;
   readonly defaultPath: PathSelection | null;
   readonly variants: readonly VariantEntry[];
+  /**
+   * The kube-proxy modes the lab can switch between (`kubeProxyModes`, in the file's order; the
+   * first is the default runLab picks); empty when the scenario has no switch.
+   */
+  readonly modes: readonly KubeProxyMode[];
+  /** The cluster's own mode (`cluster.kubeProxy.mode`, iptables by default): the one without a switch. */
+  readonly clusterMode: KubeProxyMode;
+}
+
+const MODES: readonly string[] = ['iptables', 'nftables', 'ipvs'] satisfies KubeProxyMode[];
+
+function modesOf(v: unknown): KubeProxyMode[] {
+  if (!Array.isArray(v)) return [];
+  const out: KubeProxyMode[] = [];
+  for (const m of v)
+    if (typeof m === 'string' && MODES.includes(m) && !out.includes(m as KubeProxyMode))
+      out.push(m as KubeProxyMode);
+  return out;
 }
 
 type Obj = Record<string, unknown>;
@@ -59,6 +78,10 @@ export function readScenario(id: string, source: string): ScenarioEntry {
       first && typeof first.from === 'string' && typeof first.to === 'string'
         ? { from: first.from, to: first.to }
         : null,
+    modes: modesOf(d.kubeProxyModes),
+    clusterMode:
+      (isObj(d.cluster) && isObj(d.cluster.kubeProxy) && modesOf([d.cluster.kubeProxy.mode])[0]) ||
+      'iptables',
     variants: variants.map((v) => ({
       id: String(v.id ?? ''),
       title: text(v.title, String(v.id ?? '')),

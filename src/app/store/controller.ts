@@ -81,6 +81,7 @@ export function inputOf(s: LabState, manifests = s.doc.manifests): RunInput | nu
     validate: false,
     ...(manifests !== s.original ? { manifests } : {}),
     ...(s.doc.variant ? { variant: s.doc.variant } : {}),
+    ...(s.doc.mode ? { mode: s.doc.mode } : {}),
     ...(s.doc.path ? { path: s.doc.path } : {}),
   };
 }
@@ -239,7 +240,12 @@ export function createLabController(
     const p = prev.doc;
     const slotChanged =
       s.scenario !== prev.scenario || d.scenarioId !== p.scenarioId || d.variant !== p.variant;
-    if (s.scenario !== prev.scenario || d.variant !== p.variant || d.path !== p.path) {
+    if (
+      s.scenario !== prev.scenario ||
+      d.variant !== p.variant ||
+      d.mode !== p.mode ||
+      d.path !== p.path
+    ) {
       // A new question: answer it at once, no debounce.
       void runNow();
     } else if (d.manifests !== p.manifests) {
@@ -252,8 +258,8 @@ export function createLabController(
       // Typing: saved after a short pause (and at once if the page goes away).
       schedulePersist();
     }
-    if (s.scenario && (slotChanged || d.path !== p.path))
-      saveLast(kv, { scenarioId: d.scenarioId, variant: d.variant, path: d.path });
+    if (s.scenario && (slotChanged || d.path !== p.path || d.mode !== p.mode))
+      saveLast(kv, { scenarioId: d.scenarioId, variant: d.variant, mode: d.mode, path: d.path });
     if (s.playing !== prev.playing || (s.playing && s.speed !== prev.speed)) scheduleTick();
   });
 

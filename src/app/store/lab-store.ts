@@ -9,11 +9,17 @@ import type { RunOutcome } from '../worker/protocol.ts';
 import { buildTimeline, type Step } from '../model/timeline.ts';
 import { originalManifests, type ScenarioEntry } from '../scenario/entry.ts';
 import type { AsideEntry, SaveFailure } from './persist.ts';
+import type { KubeProxyMode } from '../../cluster/scenario.ts';
 
 /** The serializable state of a lab: what a share link restores (down to the step). */
 export interface LabDoc {
   readonly scenarioId: string;
   readonly variant: string | null;
+  /**
+   * kube-proxy's mode, one of the scenario's `modes`; null: its first (runLab's default). Not part
+   * of the edit's slot: the same manifests run in either mode.
+   */
+  readonly mode: KubeProxyMode | null;
   readonly manifests: string;
   readonly path: PathSelection | null;
   readonly run: number;
@@ -82,6 +88,8 @@ export type StageView = 'diagram' | 'matrix';
 export interface LabActions {
   loadScenario(s: ScenarioEntry, restore?: Partial<LabDoc>, extra?: LoadExtra): void;
   setVariant(id: string | null, manifests?: string, lastGood?: string | null): void;
+  /** Runs the lab in another kube-proxy mode; the path stays, the trace starts over. */
+  setMode(mode: KubeProxyMode | null): void;
   setManifests(text: string): void;
   resetManifests(): void;
   /** Null: the scenario's (or variant's) own first probe, as runLab picks it. */
@@ -126,6 +134,7 @@ export type LabStore = StoreApi<LabState> & { readonly actions: LabActions };
 const EMPTY_DOC: LabDoc = {
   scenarioId: '',
   variant: null,
+  mode: null,
   manifests: '',
   path: null,
   run: 0,
@@ -197,6 +206,8 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
         doc: {
           scenarioId: s.id,
           variant,
+          // Another scenario's modes are not this one's.
+          mode: restore.mode && s.modes.includes(restore.mode) ? restore.mode : null,
           manifests: restore.manifests ?? original,
           path: restore.path ?? s.defaultPath,
           run: restore.run ?? 0,
@@ -210,6 +221,15 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
       const original = originalManifests(s, id);
       store.setState({ original, playing: false, conflict: null, lastGood, aside: [] });
       setDoc({ variant: id, manifests: manifests ?? original, run: 0, step: 0 });
+    },
+    setMode(mode) {
+      const s = get().scenario;
+      const m = mode && s?.modes.includes(mode) ? mode : null;
+      // The default named or left out is one choice: no new run for it.
+      const now = get().doc.mode ?? s?.modes[0] ?? null;
+      if ((m ?? s?.modes[0] ?? null) === now) return;
+      store.setState({ playing: false });
+      setDoc({ mode: m, run: 0, step: 0 });
     },
     setManifests(text) {
       if (text !== get().doc.manifests) setDoc({ manifests: text });

@@ -65,11 +65,16 @@ describe('restoring from storage', () => {
       new Map([
         [
           'hookpath:v1:last',
-          JSON.stringify({ scenarioId: '000-vip22', variant: 7, path: { from: 1 } }),
+          JSON.stringify({ scenarioId: '000-vip22', variant: 7, mode: 'nft', path: { from: 1 } }),
         ],
       ]),
     );
-    expect(loadLast(kv)).toEqual({ scenarioId: '000-vip22', variant: null, path: null });
+    expect(loadLast(kv)).toEqual({
+      scenarioId: '000-vip22',
+      variant: null,
+      mode: null,
+      path: null,
+    });
   });
 
   it('never throws, whatever the stored values are (property)', () => {

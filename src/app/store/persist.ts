@@ -7,6 +7,7 @@
  * version) is about to replace is first moved to the slot's "aside" list (see EditSaver).
  */
 import type { PathSelection } from '../../cluster/types.ts';
+import type { KubeProxyMode } from '../../cluster/scenario.ts';
 
 export interface KeyValue {
   getItem(k: string): string | null;
@@ -259,6 +260,8 @@ export class EditSaver {
 export interface LastPlace {
   readonly scenarioId: string;
   readonly variant: string | null;
+  /** Absent in places saved before the lab had a mode switch. */
+  readonly mode?: KubeProxyMode | null;
   readonly path: PathSelection | null;
 }
 
@@ -276,6 +279,11 @@ export function checkPath(v: unknown): PathSelection | null {
   return { from: o.from, to: o.to, ...(proto ? { proto } : {}) };
 }
 
+/** A kube-proxy mode read from storage or a link (whether the scenario runs in it is checked later). */
+export function checkMode(v: unknown): KubeProxyMode | null {
+  return v === 'iptables' || v === 'nftables' || v === 'ipvs' ? v : null;
+}
+
 export function checkId(v: unknown): string | null {
   return typeof v === 'string' && v.length > 0 && v.length <= MAX_ID ? v : null;
 }
@@ -287,7 +295,12 @@ export function loadLast(kv: KeyValue | null): LastPlace | null {
     const v = JSON.parse(raw) as Record<string, unknown> | null;
     const scenarioId = checkId(v?.scenarioId);
     if (!v || !scenarioId) return null;
-    return { scenarioId, variant: checkId(v.variant), path: checkPath(v.path) };
+    return {
+      scenarioId,
+      variant: checkId(v.variant),
+      mode: checkMode(v.mode),
+      path: checkPath(v.path),
+    };
   } catch {
     return null;
   }

@@ -19,6 +19,7 @@ import type { LabDoc } from './lab-store.ts';
 const DOC: LabDoc = {
   scenarioId: '000-vip22',
   variant: 'lb-service',
+  mode: null,
   manifests: 'kind: Service\n# edited\n',
   path: { from: 'client/laptop', to: 'vip:22', proto: 'tcp' },
   run: 1,

@@ -7,7 +7,7 @@
  */
 import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
 import type { LabDoc } from './lab-store.ts';
-import { checkId, checkPath } from './persist.ts';
+import { checkId, checkMode, checkPath } from './persist.ts';
 
 const VERSION = 1;
 
@@ -22,6 +22,8 @@ interface Wire {
   v: number;
   s: string;
   va?: string;
+  /** kube-proxy's mode, when the sender chose one. */
+  mo?: string;
   /** Manifests only when edited: an unedited link stays short and follows scenario fixes. */
   m?: string;
   f?: string;
@@ -60,6 +62,7 @@ export interface ShareView {
 export function encodeShare(doc: LabDoc, original: string, view: ShareView = {}): string {
   const w: Wire = { v: VERSION, s: doc.scenarioId };
   if (doc.variant) w.va = doc.variant;
+  if (doc.mode) w.mo = doc.mode;
   if (doc.manifests !== original) w.m = doc.manifests;
   if (doc.path) {
     w.f = doc.path.from;
@@ -151,6 +154,7 @@ export function readShare(s: string): ShareRead {
     doc: {
       scenarioId,
       variant: checkId(w.va),
+      mode: checkMode(w.mo),
       ...(typeof w.m === 'string' ? { manifests: w.m } : {}),
       ...(path ? { path } : {}),
       run: index(w.r),

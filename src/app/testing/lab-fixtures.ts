@@ -162,5 +162,6 @@ export function brokenResult(line: number, message: string): LabView {
     probe: null,
     runs: [],
     rules: {},
+    nftables: {},
   };
 }

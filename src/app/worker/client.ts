@@ -201,7 +201,13 @@ export function createLabClient(opts: LabClientOptions): LabClient {
   };
 
   const keyOf = (i: RunInput) =>
-    JSON.stringify([i.scenario, i.manifests ?? null, i.variant ?? null, i.path ?? null]);
+    JSON.stringify([
+      i.scenario,
+      i.manifests ?? null,
+      i.variant ?? null,
+      i.mode ?? null,
+      i.path ?? null,
+    ]);
 
   const run = (input: RunInput, runOpts: RunOptions = {}): Promise<RunOutcome> => {
     const p = primed;

@@ -3,6 +3,7 @@
  * thread boundary (`import type`), as monaco-yaml does with its worker.
  */
 import type { LabResult, PathSelection } from '../../cluster/types.ts';
+import type { KubeProxyMode } from '../../cluster/scenario.ts';
 import type { LabView } from './view.ts';
 import type { CheckInput, ExerciseReport } from '../../exercise/types.ts';
 
@@ -16,6 +17,8 @@ export interface RunInput {
   readonly scenario: string;
   readonly manifests?: string;
   readonly variant?: string;
+  /** kube-proxy's mode (one of the scenario's `kubeProxyModes`); runLab's default otherwise. */
+  readonly mode?: KubeProxyMode;
   readonly path?: PathSelection;
   /** False: the scenario is one of the lab's own files (schema-checked by the tests). */
   readonly validate?: boolean;

@@ -53,6 +53,7 @@ export function inputText(build: string, i: RunInput): string {
     i.scenario,
     i.manifests ?? null,
     i.variant ?? null,
+    i.mode ?? null,
     i.path ?? null,
     i.validate ?? true,
   ]);

@@ -7,26 +7,35 @@
 import type { LabResult } from '../../cluster/types.ts';
 import { digestRules, type TableView } from '../model/rules-view.ts';
 import { packChoices, type PackedChoices } from './choices.ts';
+import { digestNft, type NftView } from '../model/nft-view.ts';
 
-export type LabView = Omit<LabResult, 'rules' | 'choices'> & {
+export type LabView = Omit<LabResult, 'rules' | 'choices' | 'nftables'> & {
   /** Per node, the tables of its iptables-save as the rules panel draws them. */
   readonly rules: Readonly<Record<string, readonly TableView[]>>;
+  /** Per nftables-mode node, kube-proxy's `nft -f` text as the rules panel draws it. */
+  readonly nftables: Readonly<Record<string, NftView>>;
   readonly choices: PackedChoices | null;
 };
 
 export function labView(r: LabResult): LabView {
+  // An nft rule event's line is a line of the node's nft text, not of its iptables-save.
   const matched = new Map<string, Set<number>>();
+  const nftMatched = new Map<string, Set<number>>();
   for (const run of r.runs)
     for (const e of run.events) {
       if (e.type !== 'rule') continue;
-      let set = matched.get(e.host);
-      if (!set) matched.set(e.host, (set = new Set()));
+      const by = e.nft ? nftMatched : matched;
+      let set = by.get(e.host);
+      if (!set) by.set(e.host, (set = new Set()));
       set.add(e.line);
     }
   const rules: Record<string, readonly TableView[]> = {};
   for (const [node, text] of Object.entries(r.rules))
     rules[node] = digestOf(text, matched.get(node) ?? new Set());
-  return { ...r, rules, choices: r.choices && packChoices(r.choices) };
+  const nftables: Record<string, NftView> = {};
+  for (const [node, text] of Object.entries(r.nftables ?? {}))
+    nftables[node] = digestNft(text, nftMatched.get(node) ?? new Set());
+  return { ...r, rules, nftables, choices: r.choices && packChoices(r.choices) };
 }
 
 /**

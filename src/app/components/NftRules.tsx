@@ -1,0 +1,65 @@
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { nftRows, type NftView } from '../model/nft-view.ts';
+
+/**
+ * kube-proxy's nftables table on an nftables-mode node, as the `nft -f` transaction the generator
+ * wrote; the `add rule` lines this packet matched so far highlighted, the current step's one
+ * marked (same classes as the iptables rules, so the panel scrolls it into view).
+ */
+export const NftRules = memo(function NftRules({
+  view,
+  matchedKey,
+  current,
+}: {
+  view: NftView;
+  /** The matched lines, joined: a string keeps memo's comparison cheap and exact. */
+  matchedKey: string;
+  current: number;
+}) {
+  const { t } = useTranslation();
+  const matched = new Set(matchedKey ? matchedKey.split(',').map(Number) : []);
+  return (
+    // Focusable: the panel scrolls by keyboard through the table (it has no buttons of its own).
+    <div
+      className="rules-table nft-table"
+      data-testid="rules-nft"
+      role="group"
+      tabIndex={0}
+      aria-label={t('rules.nftTitle')}
+    >
+      <div className="rules-table-name">{t('rules.nftTitle')}</div>
+      {nftRows(view).map((r) =>
+        'gap' in r ? (
+          <div key={`gap-${r.gap}-${view.total}`} className="rule-gap muted">
+            {t('rules.nftGap', { count: r.gap })}
+          </div>
+        ) : (
+          <div
+            key={r.line}
+            className={`rule-line${matched.has(r.line) ? ' matched' : ''}${r.line === current ? ' current' : ''}`}
+            data-line={r.line}
+            title={matched.has(r.line) ? t('rules.matched') : undefined}
+          >
+            <span className="ln">{r.line}</span>
+            <code>
+              <NftText text={r.text} />
+            </code>
+          </div>
+        ),
+      )}
+    </div>
+  );
+});
+
+/** `add rule ip kube-proxy` said on every line is dimmed: the chain and its statements are read. */
+function NftText({ text }: { text: string }) {
+  const m = /^(add (?:rule|element|chain|set|map) \S+ \S+ )(.*)$/.exec(text);
+  if (!m) return <>{text}</>;
+  return (
+    <>
+      <span className="nft-verb">{m[1]}</span>
+      {m[2]}
+    </>
+  );
+}
