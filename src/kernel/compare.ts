@@ -55,6 +55,7 @@ export function selectPackets(
   probe: KernelProbeResult['probe'],
   earlierPorts: ReadonlySet<number> = new Set(),
 ): { first: KernelBlock[]; reply: KernelBlock[] } {
+  if (probe.proto === 'icmp') return selectEcho((pred) => pickBy(blocks, pred));
   const sport = String(probe.sport);
   const isFirst = (b: KernelBlock) =>
     probe.proto === 'tcp'
@@ -88,24 +89,53 @@ export function selectPackets(
   return { first, reply: pick(isReply) };
 
   function pick(pred: (b: KernelBlock) => boolean): KernelBlock[] {
-    const head = blocks.find(pred);
-    if (!head) return [];
-    // SYN-ACKs and RSTs all carry IP ID 0: a retransmission shows up as the same base chain
-    // run again, and ends the packet's first pass.
-    const out: KernelBlock[] = [];
-    const seen = new Set<string>();
-    for (const b of blocks) {
-      if (!pred(b) || b.fields.ID !== head.fields.ID) continue;
-      const e = b.events[0];
-      if (e) {
-        const key = `${e.table}:${e.chain}:${b.fields.IN ?? ''}>${b.fields.OUT ?? ''}`;
-        if (seen.has(key)) break;
-        seen.add(key);
-      }
-      out.push(b);
-    }
-    return out;
+    return pickBy(blocks, pred);
   }
+}
+
+/**
+ * An echo probe's packets carry no ports. nft's monitor names the ICMP type (echo-request, then
+ * echo-reply or destination-unreachable); xtables-monitor does not, so there the first portless
+ * packet a host sees is taken for the request (the probe's first packet; markers are UDP) and
+ * the next portless one with another IP ID for its answer. A host the request bypassed but the
+ * answer crosses would be misread that way: no scenario has one (every traced host in the
+ * echo probes' path sees the request first).
+ */
+function selectEcho(pick: (pred: (b: KernelBlock) => boolean) => KernelBlock[]): {
+  first: KernelBlock[];
+  reply: KernelBlock[];
+} {
+  const portless = (b: KernelBlock) =>
+    b.fields.SPORT === undefined && (isIcmpError(b) || b.fields.ICMPTYPE === 'echo-reply');
+  const first = pick(
+    (b) => portless(b) && (b.fields.ICMPTYPE ?? 'echo-request') === 'echo-request',
+  );
+  const head = first[0]?.fields;
+  // Another request of the same flow (a second echo) is no answer: the answer goes the other way.
+  const again = (b: KernelBlock) =>
+    b.fields.ID === head?.ID || (b.fields.SRC === head?.SRC && b.fields.DST === head?.DST);
+  const reply = pick((b) => portless(b) && b.fields.ICMPTYPE !== 'echo-request' && !again(b));
+  return { first, reply };
+}
+
+function pickBy(blocks: readonly KernelBlock[], pred: (b: KernelBlock) => boolean): KernelBlock[] {
+  const head = blocks.find(pred);
+  if (!head) return [];
+  // SYN-ACKs and RSTs all carry IP ID 0: a retransmission shows up as the same base chain
+  // run again, and ends the packet's first pass.
+  const out: KernelBlock[] = [];
+  const seen = new Set<string>();
+  for (const b of blocks) {
+    if (!pred(b) || b.fields.ID !== head.fields.ID) continue;
+    const e = b.events[0];
+    if (e) {
+      const key = `${e.table}:${e.chain}:${b.fields.IN ?? ''}>${b.fields.OUT ?? ''}`;
+      if (seen.has(key)) break;
+      seen.add(key);
+    }
+    out.push(b);
+  }
+  return out;
 }
 
 export function kernelSequence(blocks: readonly KernelBlock[], handles: HandleMap): string[] {
@@ -240,12 +270,17 @@ export async function crossCheck(
     engineProbe(raw.probe),
     opts.state ? { state: opts.state } : {},
   ).runs;
-  const kernel = kernelVerdict(raw.result);
+  // ping cannot see which source address the answering kernel saw: echo verdicts leave it out.
+  const seen = (v: Verdict): Verdict =>
+    raw.probe.proto === 'icmp' && v.kind === 'answered'
+      ? { ...v, srcSeen: '(not seen by ping)' }
+      : v;
+  const kernel = seen(kernelVerdict(raw.result));
   // Among the runs with the kernel's outcome, prefer one whose listener saw the same local
   // address (pods of one workload may share a reply text) and whose rule traces match too: with
   // statistic rules several branches can end alike (e.g. every endpoint unreachable).
   const candidates = runs
-    .filter((r) => verdictText(engineVerdict(r.outcome)) === verdictText(kernel))
+    .filter((r) => verdictText(seen(engineVerdict(r.outcome))) === verdictText(kernel))
     .map((r) => ({
       r,
       same: sameListener(r.outcome, raw.result),
@@ -272,7 +307,7 @@ export async function crossCheck(
   return {
     probe: raw.probe,
     kernel,
-    engine: engineVerdict(run.outcome),
+    engine: seen(engineVerdict(run.outcome)),
     possible: runs.map((r) => ({
       verdict: verdictText(engineVerdict(r.outcome)),
       probability: r.probability,
