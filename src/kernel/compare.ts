@@ -20,6 +20,7 @@ import { engineVerdict, kernelVerdict, verdictText, type Verdict } from './verdi
 import { kernelNotation, type HandleMap, type KernelBlock } from './kernel-trace.ts';
 import { engineNftSequence, nftKernelNotation } from './nft-trace.ts';
 import type { KernelLab, KernelProbe, KernelProbeResult } from './lab.ts';
+import { ECHO_LEN } from './ping.ts';
 
 const TCP_FLAGS = ['SYN', 'ACK', 'RST', 'FIN', 'PSH', 'URG'];
 
@@ -95,11 +96,12 @@ export function selectPackets(
 
 /**
  * An echo probe's packets carry no ports. nft's monitor names the ICMP type (echo-request, then
- * echo-reply or destination-unreachable); xtables-monitor does not, so there the first portless
- * packet a host sees is taken for the request (the probe's first packet; markers are UDP) and
- * the next portless one with another IP ID for its answer. A host the request bypassed but the
- * answer crosses would be misread that way: no scenario has one (every traced host in the
- * echo probes' path sees the request first).
+ * echo-reply or destination-unreachable); xtables-monitor does not, so there the length tells:
+ * ping's request and the echo reply are ECHO_LEN bytes, an ICMP error quotes the request and is
+ * longer. (A REJECT's error is traced before the REJECTing rule's event, so order alone would
+ * not do.) The first echo-sized packet a host sees is taken for the request, and the first other
+ * one going the other way for its answer; a host the request bypassed but the echo reply crosses
+ * would be misread that way: no scenario has one.
  */
 function selectEcho(pick: (pred: (b: KernelBlock) => boolean) => KernelBlock[]): {
   first: KernelBlock[];
@@ -107,14 +109,14 @@ function selectEcho(pick: (pred: (b: KernelBlock) => boolean) => KernelBlock[]):
 } {
   const portless = (b: KernelBlock) =>
     b.fields.SPORT === undefined && (isIcmpError(b) || b.fields.ICMPTYPE === 'echo-reply');
-  const first = pick(
-    (b) => portless(b) && (b.fields.ICMPTYPE ?? 'echo-request') === 'echo-request',
-  );
+  const type = (b: KernelBlock) =>
+    b.fields.ICMPTYPE ?? (b.fields.LEN === String(ECHO_LEN) ? 'echo' : 'error');
+  const first = pick((b) => portless(b) && ['echo', 'echo-request'].includes(type(b)));
   const head = first[0]?.fields;
   // Another request of the same flow (a second echo) is no answer: the answer goes the other way.
   const again = (b: KernelBlock) =>
     b.fields.ID === head?.ID || (b.fields.SRC === head?.SRC && b.fields.DST === head?.DST);
-  const reply = pick((b) => portless(b) && b.fields.ICMPTYPE !== 'echo-request' && !again(b));
+  const reply = pick((b) => portless(b) && type(b) !== 'echo-request' && !again(b));
   return { first, reply };
 }
 

@@ -8,6 +8,10 @@ import { spawn } from 'node:child_process';
 import type { AgentResult } from './agents.ts';
 import type { Topology } from './topology.ts';
 
+/** ping's payload (`-s`) and the IP length of its request and of the echo reply: 20 + 8 + 56. */
+const PAYLOAD = 56;
+export const ECHO_LEN = 20 + 8 + PAYLOAD;
+
 export interface PingRequest {
   readonly dst: string;
   /** The ICMP echo identifier (`ping -e`), so the engine can replay the same "tuple". */
@@ -81,7 +85,7 @@ export function parsePing(out: string, req: PingRequest, ms: number): AgentResul
 export function ping(topo: Topology, ns: string, req: PingRequest): Promise<AgentResult> {
   const secs = Math.max(1, Math.ceil(req.timeoutMs / 1000));
   // No `-w`: with a deadline ping counts replies, not requests, and sends one a second until then.
-  const opts = ['-n', '-c', '1', '-W', `${secs}`, '-e', `${req.id}`];
+  const opts = ['-n', '-c', '1', '-s', `${PAYLOAD}`, '-W', `${secs}`, '-e', `${req.id}`];
   if (req.src) opts.push('-I', req.src);
   const start = Date.now();
   return new Promise((resolve) => {
