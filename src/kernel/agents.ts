@@ -118,7 +118,14 @@ export type AgentResult =
       readonly local: string;
       readonly ms: number;
     }
-  | { readonly kind: 'error'; readonly code: string; readonly local: string; readonly ms: number }
+  | {
+      readonly kind: 'error';
+      readonly code: string;
+      /** Who sent the ICMP error, where the probe saw it (ping's `From ADDR`). */
+      readonly from?: string;
+      readonly local: string;
+      readonly ms: number;
+    }
   | {
       readonly kind: 'timeout';
       readonly connected: boolean;

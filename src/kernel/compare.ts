@@ -20,6 +20,7 @@ import { engineVerdict, kernelVerdict, verdictText, type Verdict } from './verdi
 import { kernelNotation, type HandleMap, type KernelBlock } from './kernel-trace.ts';
 import { engineNftSequence, nftKernelNotation } from './nft-trace.ts';
 import type { KernelLab, KernelProbe, KernelProbeResult } from './lab.ts';
+import { ECHO_LEN } from './ping.ts';
 
 const TCP_FLAGS = ['SYN', 'ACK', 'RST', 'FIN', 'PSH', 'URG'];
 
@@ -55,6 +56,7 @@ export function selectPackets(
   probe: KernelProbeResult['probe'],
   earlierPorts: ReadonlySet<number> = new Set(),
 ): { first: KernelBlock[]; reply: KernelBlock[] } {
+  if (probe.proto === 'icmp') return selectEcho((pred) => pickBy(blocks, pred));
   const sport = String(probe.sport);
   const isFirst = (b: KernelBlock) =>
     probe.proto === 'tcp'
@@ -88,24 +90,54 @@ export function selectPackets(
   return { first, reply: pick(isReply) };
 
   function pick(pred: (b: KernelBlock) => boolean): KernelBlock[] {
-    const head = blocks.find(pred);
-    if (!head) return [];
-    // SYN-ACKs and RSTs all carry IP ID 0: a retransmission shows up as the same base chain
-    // run again, and ends the packet's first pass.
-    const out: KernelBlock[] = [];
-    const seen = new Set<string>();
-    for (const b of blocks) {
-      if (!pred(b) || b.fields.ID !== head.fields.ID) continue;
-      const e = b.events[0];
-      if (e) {
-        const key = `${e.table}:${e.chain}:${b.fields.IN ?? ''}>${b.fields.OUT ?? ''}`;
-        if (seen.has(key)) break;
-        seen.add(key);
-      }
-      out.push(b);
-    }
-    return out;
+    return pickBy(blocks, pred);
   }
+}
+
+/**
+ * An echo probe's packets carry no ports. nft's monitor names the ICMP type (echo-request, then
+ * echo-reply or destination-unreachable); xtables-monitor does not, so there the length tells:
+ * ping's request and the echo reply are ECHO_LEN bytes, an ICMP error quotes the request and is
+ * longer. (A REJECT's error is traced before the REJECTing rule's event, so order alone would
+ * not do.) The first echo-sized packet a host sees is taken for the request, and the first other
+ * one going the other way for its answer; a host the request bypassed but the echo reply crosses
+ * would be misread that way: no scenario has one.
+ */
+function selectEcho(pick: (pred: (b: KernelBlock) => boolean) => KernelBlock[]): {
+  first: KernelBlock[];
+  reply: KernelBlock[];
+} {
+  const portless = (b: KernelBlock) =>
+    b.fields.SPORT === undefined && (isIcmpError(b) || b.fields.ICMPTYPE === 'echo-reply');
+  const type = (b: KernelBlock) =>
+    b.fields.ICMPTYPE ?? (b.fields.LEN === String(ECHO_LEN) ? 'echo' : 'error');
+  const first = pick((b) => portless(b) && ['echo', 'echo-request'].includes(type(b)));
+  const head = first[0]?.fields;
+  // Another request of the same flow (a second echo) is no answer: the answer goes the other way.
+  const again = (b: KernelBlock) =>
+    b.fields.ID === head?.ID || (b.fields.SRC === head?.SRC && b.fields.DST === head?.DST);
+  const reply = pick((b) => portless(b) && type(b) !== 'echo-request' && !again(b));
+  return { first, reply };
+}
+
+function pickBy(blocks: readonly KernelBlock[], pred: (b: KernelBlock) => boolean): KernelBlock[] {
+  const head = blocks.find(pred);
+  if (!head) return [];
+  // SYN-ACKs and RSTs all carry IP ID 0: a retransmission shows up as the same base chain
+  // run again, and ends the packet's first pass.
+  const out: KernelBlock[] = [];
+  const seen = new Set<string>();
+  for (const b of blocks) {
+    if (!pred(b) || b.fields.ID !== head.fields.ID) continue;
+    const e = b.events[0];
+    if (e) {
+      const key = `${e.table}:${e.chain}:${b.fields.IN ?? ''}>${b.fields.OUT ?? ''}`;
+      if (seen.has(key)) break;
+      seen.add(key);
+    }
+    out.push(b);
+  }
+  return out;
 }
 
 export function kernelSequence(blocks: readonly KernelBlock[], handles: HandleMap): string[] {
@@ -240,12 +272,17 @@ export async function crossCheck(
     engineProbe(raw.probe),
     opts.state ? { state: opts.state } : {},
   ).runs;
-  const kernel = kernelVerdict(raw.result);
+  // ping cannot see which source address the answering kernel saw: echo verdicts leave it out.
+  const seen = (v: Verdict): Verdict =>
+    raw.probe.proto === 'icmp' && v.kind === 'answered'
+      ? { ...v, srcSeen: '(not seen by ping)' }
+      : v;
+  const kernel = seen(kernelVerdict(raw.result));
   // Among the runs with the kernel's outcome, prefer one whose listener saw the same local
   // address (pods of one workload may share a reply text) and whose rule traces match too: with
   // statistic rules several branches can end alike (e.g. every endpoint unreachable).
   const candidates = runs
-    .filter((r) => verdictText(engineVerdict(r.outcome)) === verdictText(kernel))
+    .filter((r) => verdictText(seen(engineVerdict(r.outcome))) === verdictText(kernel))
     .map((r) => ({
       r,
       same: sameListener(r.outcome, raw.result),
@@ -272,7 +309,7 @@ export async function crossCheck(
   return {
     probe: raw.probe,
     kernel,
-    engine: engineVerdict(run.outcome),
+    engine: seen(engineVerdict(run.outcome)),
     possible: runs.map((r) => ({
       verdict: verdictText(engineVerdict(r.outcome)),
       probability: r.probability,

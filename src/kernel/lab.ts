@@ -16,6 +16,7 @@ import {
 } from './kernel-trace.ts';
 import { isNftMarkerLine, parseNftMonitor } from './nft-trace.ts';
 import { nsRun, run } from './netns.ts';
+import { ping } from './ping.ts';
 import { applySysctls, buildTopology, type Topology } from './topology.ts';
 
 /** A connection attempt, as the engine's ProbeSpec, with an optional client timeout. */
@@ -237,17 +238,52 @@ export class KernelLab {
     const probe = { ...p, sport };
     const earlierPorts = new Set(this.usedPorts);
     this.usedPorts.add(sport);
-    if (probe.proto !== 'tcp' && probe.proto !== 'udp')
-      throw new Error(`kernel probes speak tcp and udp, not ${probe.proto}`);
+    if (probe.proto !== 'tcp' && probe.proto !== 'udp' && probe.proto !== 'icmp')
+      throw new Error(`kernel probes speak tcp, udp and icmp, not ${probe.proto}`);
     const starts = new Map([...this.monitors].map(([h, m]) => [h, m.lines.length]));
-    const result = await this.agent(p.from).probe({
-      proto: probe.proto,
-      dst: probe.dst,
-      dport: probe.dport,
-      sport,
-      timeoutMs: p.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT,
-      ...(probe.src ? { src: probe.src } : {}),
-    });
+    const timeoutMs = p.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT;
+    const src = probe.src ? { src: probe.src } : {};
+    // An echo request is ping's job; its identifier is the probe's "source port" (the engine
+    // gives an echo request sport = dport = its id, src/engine/network.ts).
+    const result =
+      probe.proto === 'icmp'
+        ? await ping(this.topo, this.nsOf(p.from), { dst: probe.dst, id: sport, timeoutMs, ...src })
+        : await this.agent(p.from).probe({
+            proto: probe.proto,
+            dst: probe.dst,
+            dport: probe.dport,
+            sport,
+            timeoutMs,
+            ...src,
+          });
+    if (probe.proto === 'icmp' && result.kind === 'answered')
+      return this.finish(probe, earlierPorts, starts, {
+        ...result,
+        reply: `echo-reply from ${this.owner(p.from, result.dstSeen)}`,
+      });
+    return this.finish(probe, earlierPorts, starts, result);
+  }
+
+  /**
+   * The host whose kernel answered a ping, by the reply's source address: the host with that
+   * address (127/8: the sender itself). With a DNAT on the path the reply comes back from the
+   * address pinged, not from the answering host's; such an answer names no host or the wrong
+   * one, and fails the comparison rather than passing unchecked.
+   */
+  private owner(from: string, addr: string): string {
+    if (addr.startsWith('127.')) return from;
+    const h = this.current.hosts.find((x) =>
+      x.interfaces.some((i) => i.addresses.some((a) => a.split('/')[0] === addr)),
+    );
+    return h?.name ?? `${addr} (an address of no host)`;
+  }
+
+  private async finish(
+    probe: KernelProbeResult['probe'],
+    earlierPorts: ReadonlySet<number>,
+    starts: ReadonlyMap<string, number>,
+    result: AgentResult,
+  ): Promise<KernelProbeResult> {
     const traces = new Map<string, KernelBlock[]>();
     for (const [host, mon] of this.monitors) {
       const start = starts.get(host) ?? 0;

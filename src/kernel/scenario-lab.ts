@@ -139,7 +139,10 @@ export function kernelOutcome(spec: NetworkSpec, probe: KernelProbe, r: AgentRes
     case 'answered':
       return {
         kind: 'answered',
-        ...answeringListener(spec, probe, r),
+        // An echo reply comes from the kernel of the host lab.ts named in the reply text.
+        ...(probe.proto === 'icmp'
+          ? { host: r.reply.replace(/^echo-reply from /, ''), process: 'kernel' }
+          : answeringListener(spec, probe, r)),
         reply: r.reply,
         srcSeen: r.srcSeen,
         srcPortSeen: r.srcPortSeen,
@@ -147,7 +150,7 @@ export function kernelOutcome(spec: NetworkSpec, probe: KernelProbe, r: AgentRes
         dstPortSeen: r.dstPortSeen,
       };
     case 'error':
-      return { kind: 'refused', via: r.code, from: 'the kernel', host: probe.from };
+      return { kind: 'refused', via: r.code, from: r.from ?? 'the kernel', host: probe.from };
     case 'timeout':
       // Connected but silent is not a timeout in the scenario's sense: keep it apart.
       return r.connected
