@@ -7,9 +7,12 @@ import type { KubeProxyMode } from '../../cluster/scenario.ts';
  * and the path stay: only the rules kube-proxy writes change, so the same question is answered
  * again in the other mode.
  */
+/** One empty list: a selector must return the same value for the same state (zustand). */
+const NO_MODES: readonly KubeProxyMode[] = [];
+
 export function ModeSelect({ className }: { className?: string }) {
   const { t } = useTranslation();
-  const modes = useLab((s) => s.scenario?.modes ?? []);
+  const modes = useLab((s) => s.scenario?.modes ?? NO_MODES);
   const mode = useLab((s) => s.doc.mode);
   const { setMode } = useActions();
   if (modes.length < 2) return null;
