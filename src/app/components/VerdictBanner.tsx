@@ -13,6 +13,7 @@ export function VerdictBanner() {
   const result = useLab((s) => s.result);
   const run = useLab((s) => s.doc.run);
   const stale = useLab((s) => s.stale);
+  const resultFor = useLab((s) => s.resultFor);
   const { setRun } = useActions();
   const [allChips, setAllChips] = useState(false);
   const runs = result?.runs ?? [];
@@ -38,6 +39,9 @@ export function VerdictBanner() {
       className={`verdict verdict-${tone}${stale ? ' is-stale' : ''}`}
       data-testid="verdict"
       data-outcome={kind}
+      // Whose answer this is while a switch of variant or mode is being simulated (e2e waits on it).
+      data-variant={resultFor?.variant ?? ''}
+      data-mode={resultFor?.mode ?? ''}
       role="status"
       aria-live="polite"
     >

@@ -167,12 +167,13 @@ export function createLabController(
     if (!input) return;
     a.setRunning(true);
     a.setSlow(null);
+    const resultFor = { variant: s.doc.variant, mode: s.doc.mode };
     const fallback = fallbackOf(s);
     if (fallback !== null) {
       const f = inputOf(s, fallback);
       const o = f && (await client.run(f));
       if (disposed) return;
-      if (o) a.receive(o, true);
+      if (o) a.receive(o, true, resultFor);
       if (store.getState().doc.manifests !== s.doc.manifests) return;
     }
     // Marks for the speed figures (e2e/perf.spec.ts): run start to redraw.
@@ -181,7 +182,7 @@ export function createLabController(
     performance.mark('hookpath:result');
     if (disposed) return;
     if (o.kind !== 'cancelled') a.setSlow(null);
-    a.receive(o);
+    a.receive(o, false, resultFor);
     if (o.kind !== 'result') return;
     const now = store.getState();
     if (now.doc.manifests !== s.doc.manifests || now.scenario !== s.scenario) return;

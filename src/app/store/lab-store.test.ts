@@ -172,6 +172,22 @@ describe('a slow simulation', () => {
     c.dispose();
   });
 
+  it('an answer that arrives after a variant switch is labelled with the variant it was for', async () => {
+    const s = createLabStore();
+    s.actions.loadScenario(entry);
+    const { client, calls } = slowClient();
+    const c = createLabController(s, client, { debounceMs: 0 });
+    const done = c.runNow();
+    s.actions.setVariant('other');
+    calls[0]?.answer({ kind: 'result', result: podResult(), ms: 1 });
+    await done;
+    // On screen until the switch is simulated, but as the default variant's answer.
+    expect(s.getState().result).not.toBeNull();
+    expect(s.getState().resultFor).toEqual({ variant: null, mode: null });
+    expect(s.getState().doc.variant).toBe('other');
+    c.dispose();
+  });
+
   it('stopped: says so without blaming the manifests, and runs it again to the end', async () => {
     const s = createLabStore();
     s.actions.loadScenario(entry);

@@ -40,6 +40,11 @@ export type LabNote =
   | { readonly kind: 'path'; readonly path: string; readonly message: string }
   | { readonly kind: 'link'; readonly reason: string };
 
+export interface ResultFor {
+  readonly variant: string | null;
+  readonly mode: LabDoc['mode'];
+}
+
 export interface LabState {
   readonly doc: LabDoc;
   readonly scenario: ScenarioEntry | null;
@@ -47,6 +52,11 @@ export interface LabState {
   readonly original: string;
   /** The last good result; kept while the YAML is broken, then marked stale. */
   readonly result: LabView | null;
+  /**
+   * Which variant and kube-proxy mode `result` was simulated for: while a switch is being
+   * simulated the previous answer stays on screen, and this says whose it is.
+   */
+  readonly resultFor: ResultFor | null;
   readonly stale: boolean;
   /** Diagnostics of the newest simulation, good or bad. */
   readonly diagnostics: readonly LabDiagnostic[];
@@ -106,7 +116,7 @@ export interface LabActions {
    * A simulation finished. `fallback`: it ran the edit's last good manifests (or the scenario's
    * own) to have something true to show while the current text has errors: shown, marked stale.
    */
-  receive(o: RunOutcome, fallback?: boolean): void;
+  receive(o: RunOutcome, fallback?: boolean, resultFor?: ResultFor): void;
   setRunning(on: boolean): void;
   setSlow(slow: LabState['slow']): void;
   setConflict(c: EditConflict | null): void;
@@ -161,6 +171,7 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
     scenario: null,
     original: '',
     result: null,
+    resultFor: null,
     stale: false,
     diagnostics: [],
     running: false,
@@ -192,6 +203,7 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
         scenario: s,
         original,
         result: null,
+        resultFor: null,
         stale: false,
         diagnostics: [],
         failure: null,
@@ -302,11 +314,12 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
     setCompare(compare) {
       if (get().compare !== compare) store.setState({ compare, playing: false });
     },
-    receive(o, fallback = false) {
+    receive(o, fallback = false, resultFor) {
       if (o.kind === 'cancelled') return;
+      const of = resultFor ?? { variant: get().doc.variant, mode: get().doc.mode };
       if (fallback) {
         if (o.kind === 'result' && o.result.ok) {
-          store.setState({ result: o.result, stale: true });
+          store.setState({ result: o.result, resultFor: of, stale: true });
           actions.setStep(get().doc.step);
         }
         return;
@@ -335,6 +348,7 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
         running: false,
         failure: null,
         result: r,
+        resultFor: of,
         diagnostics: r.diagnostics,
         stale: false,
         lastMs: o.ms,
