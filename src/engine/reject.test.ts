@@ -11,6 +11,7 @@ import {
   xtablesNotation,
   type NetworkSpec,
 } from './index.ts';
+import { routedNetwork } from './testing/routed.ts';
 
 const HARDENED = `*filter
 :INPUT ACCEPT [0:0]
@@ -69,21 +70,7 @@ describe('REJECT hands its connection to the RST / ICMP error', () => {
   });
 
   it('a REJECT in FORWARD: the RST runs the nat POSTROUTING chains, and nothing is confirmed', () => {
-    const spec: NetworkSpec = {
-      hosts: [
-        {
-          name: 'client',
-          interfaces: [{ name: 'eth0', addresses: ['10.0.1.10/24'], segment: 'inside' }],
-          routes: [{ to: 'default', via: '10.0.1.1' }],
-        },
-        {
-          name: 'gw',
-          interfaces: [
-            { name: 'eth0', addresses: ['10.0.1.1/24'], segment: 'inside' },
-            { name: 'eth1', addresses: ['10.0.2.1/24'], segment: 'outside' },
-          ],
-          sysctls: { ipForward: true },
-          rules: `*nat
+    const spec = routedNetwork(`*nat
 :PREROUTING ACCEPT [0:0]
 :POSTROUTING ACCEPT [0:0]
 -A POSTROUTING -o eth1 -j MASQUERADE
@@ -93,14 +80,7 @@ COMMIT
 :OUTPUT ACCEPT [0:0]
 -A FORWARD -p tcp -m tcp --dport 83 -j REJECT --reject-with tcp-reset
 COMMIT
-`,
-        },
-        {
-          name: 'server',
-          interfaces: [{ name: 'eth0', addresses: ['10.0.2.20/24'], segment: 'outside' }],
-        },
-      ],
-    };
+`);
     const state = newNetworkState();
     const sim = simulate(
       net(spec),

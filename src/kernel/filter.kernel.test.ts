@@ -1,6 +1,7 @@
 /** MASQUERADE on a router, and what a client sees for REJECT, DROP and closed ports. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { NetworkSpec } from '../engine/index.ts';
+import { GW_OUT, routedNetwork } from '../engine/testing/routed.ts';
 import { LB_RULES, VIP, vip22Network } from '../engine/testing/vip22.ts';
 import { crossCheck } from './compare.ts';
 import { expectAgreement, traceOf } from './expect.ts';
@@ -14,21 +15,8 @@ import { describeKernel } from './support.ts';
  */
 function routed(masquerade: boolean): NetworkSpec {
   const nat = masquerade ? '-A POSTROUTING -o eth1 -j MASQUERADE\n' : '';
-  return {
-    hosts: [
-      {
-        name: 'client',
-        interfaces: [{ name: 'eth0', addresses: ['10.0.1.10/24'], segment: 'inside' }],
-        routes: [{ to: 'default', via: '10.0.1.1' }],
-      },
-      {
-        name: 'gw',
-        interfaces: [
-          { name: 'eth0', addresses: ['10.0.1.1/24'], segment: 'inside' },
-          { name: 'eth1', addresses: ['10.0.2.1/24'], segment: 'outside' },
-        ],
-        sysctls: { ipForward: true },
-        rules: `*nat
+  return routedNetwork(
+    `*nat
 :POSTROUTING ACCEPT [0:0]
 ${nat}COMMIT
 *filter
@@ -41,20 +29,13 @@ ${nat}COMMIT
 -A FORWARD -i eth0 -o eth1 -p tcp -m tcp --dport 81 -j REJECT --reject-with icmp-host-prohibited
 COMMIT
 `,
-      },
-      {
-        name: 'server',
-        interfaces: [{ name: 'eth0', addresses: ['10.0.2.20/24'], segment: 'outside' }],
-        listeners: [
-          { process: 'web', proto: 'tcp', address: '0.0.0.0', port: 80, reply: 'web' },
-          { process: 'dns', proto: 'udp', address: '0.0.0.0', port: 53, reply: 'dns' },
-        ],
-      },
+    [
+      { process: 'web', proto: 'tcp', address: '0.0.0.0', port: 80, reply: 'web' },
+      { process: 'dns', proto: 'udp', address: '0.0.0.0', port: 53, reply: 'dns' },
     ],
-  };
+  );
 }
 
-const GW_OUT = '10.0.2.1';
 const toServer = {
   kind: 'connect',
   from: 'client',

@@ -5,27 +5,14 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { NetworkSpec } from '../engine/index.ts';
+import { routedNetwork } from '../engine/testing/routed.ts';
 import { crossCheck } from './compare.ts';
 import { expectAgreement, traceOf } from './expect.ts';
 import { KernelLab } from './lab.ts';
 import { describeKernel } from './support.ts';
 
 /** client (10.0.1.10) -> gw -> server (10.0.2.20); gw forwards echo requests only. */
-const NET: NetworkSpec = {
-  hosts: [
-    {
-      name: 'client',
-      interfaces: [{ name: 'eth0', addresses: ['10.0.1.10/24'], segment: 'inside' }],
-      routes: [{ to: 'default', via: '10.0.1.1' }],
-    },
-    {
-      name: 'gw',
-      interfaces: [
-        { name: 'eth0', addresses: ['10.0.1.1/24'], segment: 'inside' },
-        { name: 'eth1', addresses: ['10.0.2.1/24'], segment: 'outside' },
-      ],
-      sysctls: { ipForward: true },
-      rules: `*nat
+const NET: NetworkSpec = routedNetwork(`*nat
 :POSTROUTING ACCEPT [0:0]
 -A POSTROUTING -o eth1 -j MASQUERADE
 COMMIT
@@ -37,14 +24,7 @@ COMMIT
 -A FORWARD -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT
 -A FORWARD -i eth0 -o eth1 -p icmp -m icmp --icmp-type 8 -j ACCEPT
 COMMIT
-`,
-    },
-    {
-      name: 'server',
-      interfaces: [{ name: 'eth0', addresses: ['10.0.2.20/24'], segment: 'outside' }],
-    },
-  ],
-};
+`);
 
 const ping = (dst: string) =>
   ({ kind: 'connect', from: 'client', proto: 'icmp', dst, dport: 0 }) as const;
