@@ -16,28 +16,19 @@
 import { readFileSync } from 'node:fs';
 import { parseRuleset, serializeRuleset } from '../engine/index.ts';
 import { generateProxierRules, sortIptablesRules } from '../kube/proxier/index.ts';
-import { runFlows, type Flow } from './flows.ts';
+import { runFlows } from './flows.ts';
 import { runNftCorpus, type NftCorpus } from './nft-main.ts';
 import {
   compareNftReferenceDumps,
   generateForCase,
   type NftReferenceDump,
 } from './nft-reference.ts';
+import { familyOf, type CorpusCase } from './corpus.ts';
 import { normaliseMark, setupToProxierInput, type Setup } from './setup.ts';
-
-interface Case {
-  readonly id: string;
-  readonly ipFamily: 'IPv4' | 'IPv6';
-  readonly dump: string | null;
-  readonly setup?: Setup;
-  readonly nodeIPs: readonly string[];
-  readonly localAddresses: readonly string[];
-  readonly flows: readonly Flow[];
-}
 
 interface Corpus {
   readonly mode?: 'iptables' | 'nftables';
-  readonly cases: readonly Case[];
+  readonly cases: readonly CorpusCase[];
   readonly constants: { readonly testNodeIP: string };
   readonly referenceDumps: readonly {
     readonly test: string;
@@ -83,7 +74,7 @@ if (corpus.mode === 'nftables') {
       console.log(`SKIP ${c.id}: neither a dump nor a setup`);
       continue;
     }
-    const results = runFlows(rules, c.localAddresses, c.flows, c.ipFamily === 'IPv6' ? 6 : 4);
+    const results = runFlows(rules, c.localAddresses, c.flows, familyOf(c));
     for (const r of results) {
       tally[kind][r.pass ? 'passed' : 'failed']++;
       if (!r.pass || verbose) {

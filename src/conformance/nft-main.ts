@@ -6,19 +6,10 @@
  * reference dump must load without errors.
  */
 import { parseNftRuleset } from '../engine/index.ts';
-import type { Flow } from './flows.ts';
+import { familyOf, type CorpusCase } from './corpus.ts';
 import { runNftFlows } from './nft-flows.ts';
-import type { Setup } from './setup.ts';
 
-export interface NftCase {
-  readonly id: string;
-  readonly ipFamily: 'IPv4' | 'IPv6';
-  readonly dump: string | null;
-  readonly setup?: Setup;
-  readonly nodeIPs: readonly string[];
-  readonly localAddresses: readonly string[];
-  readonly flows: readonly Flow[];
-}
+export type NftCase = CorpusCase;
 
 export interface NftCorpus {
   readonly cases: readonly NftCase[];
@@ -61,8 +52,7 @@ export function runNftCorpus(
       if (verbose) log(`SKIP ${c.id}: ${c.flows.length} flows need the nftables-mode generator`);
       continue;
     }
-    const family = c.ipFamily === 'IPv6' ? 6 : 4;
-    for (const r of runNftFlows(ruleset, c.localAddresses, c.flows, family)) {
+    for (const r of runNftFlows(ruleset, c.localAddresses, c.flows, familyOf(c))) {
       t[kind][r.pass ? 0 : 1]++;
       if (!r.pass || verbose)
         log(

@@ -7,7 +7,8 @@
  * engine's nft evaluation.
  */
 import { describe, expect, it } from 'vitest';
-import type { Flow } from '../../conformance/flows.ts';
+import type { CorpusCase } from '../../conformance/corpus.ts';
+import { describeFlowCases } from '../../conformance/flow-cases.ts';
 import { runNftFlows } from '../../conformance/nft-flows.ts';
 import { setupToProxierInput, type Setup } from '../../conformance/setup.ts';
 import corpus from './fixtures/cases.json' with { type: 'json' };
@@ -49,32 +50,14 @@ describe('TestOverallNFTablesRules (kubernetes/kubernetes@81810de6)', () => {
   });
 });
 
-interface Case {
-  readonly id: string;
-  readonly ipFamily: 'IPv4' | 'IPv6';
-  readonly nodeIPs: readonly string[];
-  readonly localAddresses: readonly string[];
-  readonly setup: Setup;
-  readonly flows: readonly Flow[];
-}
-
-const cases = corpus.cases as unknown as readonly Case[];
-
-describe('kube-proxy nftables packet flows through generated rules', () => {
-  it('has the cases it expects', () => {
-    expect(cases.length).toBe(15);
-    expect(cases.reduce((n, c) => n + c.flows.length, 0)).toBe(145);
-  });
-
-  for (const c of cases) {
-    it(c.id, () => {
-      const rules = generateNftProxierRules(
-        setupToProxierInput(c.setup, c.nodeIPs, c.ipFamily, 'nftables'),
-      );
-      const results = runNftFlows(rules.transaction, c.localAddresses, c.flows, rules.family);
-      const got = results.map((r) => ({ name: r.flow.name, output: r.output, masq: r.masq }));
-      const want = c.flows.map((f) => ({ name: f.name, output: f.output, masq: f.masq }));
-      expect(got).toEqual(want);
-    });
-  }
-});
+describeFlowCases(
+  'kube-proxy nftables packet flows through generated rules',
+  corpus.cases as unknown as readonly CorpusCase[],
+  { cases: 15, flows: 145 },
+  (c) => {
+    const rules = generateNftProxierRules(
+      setupToProxierInput(c.setup, c.nodeIPs, c.ipFamily, 'nftables'),
+    );
+    return runNftFlows(rules.transaction, c.localAddresses, c.flows, rules.family);
+  },
+);
