@@ -12,6 +12,7 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { ALSO_HASHED, hashFiles, sha1 } from './src/cli/bundle-fresh.mjs';
+import { validatorModule } from './src/cli/precompile-schemas.mjs';
 
 const root = fileURLToPath(new URL('./', import.meta.url));
 
@@ -43,6 +44,32 @@ function listSources(): Plugin {
   };
 }
 
+/** The schemas whose validators the CLI gets compiled (see src/cluster/precompiled-schemas.ts). */
+const SCHEMAS = ['src/cluster/scenario.schema.json', 'src/cli/host.schema.json'];
+const VALIDATOR = '\0hookpath-validator:';
+
+function precompileSchemas(): Plugin {
+  return {
+    name: 'hookpath-precompiled-schemas',
+    resolveId(id) {
+      return id.startsWith(VALIDATOR) ? id : null;
+    },
+    load(id) {
+      if (id.startsWith(VALIDATOR)) {
+        const file = SCHEMAS[Number(id.slice(VALIDATOR.length))] as string;
+        return validatorModule(JSON.parse(readFileSync(`${root}${file}`, 'utf8')));
+      }
+      if (id !== `${root}src/cluster/precompiled-schemas.ts`) return null;
+      const lines = SCHEMAS.flatMap((f, i) => [
+        `import s${i} from ${JSON.stringify(`${root}${f}`)};`,
+        `import v${i} from ${JSON.stringify(`${VALIDATOR}${i}`)};`,
+      ]);
+      const pairs = SCHEMAS.map((_, i) => `[s${i}, v${i}]`).join(', ');
+      return `${lines.join('\n')}\nexport const precompiled = new Map([${pairs}]);\n`;
+    },
+  };
+}
+
 export default defineConfig({
   resolve: {
     alias: [
@@ -54,7 +81,7 @@ export default defineConfig({
       },
     ],
   },
-  plugins: [listSources()],
+  plugins: [listSources(), precompileSchemas()],
   ssr: { noExternal: true, target: 'node' },
   build: {
     ssr: 'src/cli/main.ts',

@@ -14,6 +14,7 @@ export const ALSO_HASHED = [
   'package-lock.json',
   'node_modules/.package-lock.json',
   'vite.cli.config.ts',
+  'src/cli/precompile-schemas.mjs',
 ];
 
 export const sha1 = (bytes) => createHash('sha1').update(bytes).digest('hex');

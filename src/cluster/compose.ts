@@ -15,6 +15,13 @@ import type { LabDiagnostic } from './types.ts';
  */
 export type RuleProblem = BuiltCluster['ruleProblems'][number];
 
+/** Lines of a text, counted without splitting it (140,000 strings for 5,000 Services). */
+function lineCount(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
 export function composeCluster(
   spec: ClusterSpec,
   manifests: string,
@@ -26,7 +33,7 @@ export function composeCluster(
       `line ${p.line}, column ${p.column} of the node's rules: ${p.message}`,
     ),
 ): { cluster: BuiltCluster; diagnostics: LabDiagnostic[] } {
-  const editedLines = manifests.split('\n').length;
+  const editedLines = lineCount(manifests);
   const text = fixed?.trim() ? `${manifests}\n---\n${fixed}` : manifests;
   const nc = applyNodeConfigs(spec, text);
   const cluster = buildCluster(nc.cluster, nc.manifests);

@@ -6,6 +6,7 @@
 import Ajv, { type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
 import { describeChar, nameProblem, visible } from '../kube/manifests/names.ts';
 import type { SourceDoc, Span } from '../kube/manifests/yaml-source.ts';
+import { precompiled } from './precompiled-schemas.ts';
 
 export interface SchemaProblem {
   readonly path: readonly (string | number)[];
@@ -15,11 +16,18 @@ export interface SchemaProblem {
   readonly message: string;
 }
 
-/** Compiles on first use: the compilation is most of a cold start, and many runs never need it. */
+/**
+ * Compiles on first use: the compilation is most of a cold start, and many runs never need it.
+ * The prebuilt CLI has the validator compiled at build time (precompiled-schemas.ts), with the
+ * same options (src/cli/precompile-schemas.mjs).
+ */
 export function lazyValidator(schema: AnySchema): () => ValidateFunction {
   let v: ValidateFunction | null = null;
   // verbose: errors carry the offending value, so messages can show it.
-  return () => (v ??= new Ajv({ allErrors: true, strict: false, verbose: true }).compile(schema));
+  return () =>
+    (v ??=
+      precompiled.get(schema) ??
+      new Ajv({ allErrors: true, strict: false, verbose: true }).compile(schema));
 }
 
 /** The singular of a list field, for messages: `nodes` -> `node`. */

@@ -134,12 +134,20 @@ function listenerOf(p: ProcessSpec): ListenerSpec {
   };
 }
 
+/** Names by pod: a SHA-256 each, thousands per run of a big cluster (~50 ms at 5,000 pods). */
+const vethNames = new Map<string, string>();
+
 function vethName(pod: string): string {
+  let name = vethNames.get(pod);
+  if (name !== undefined) return name;
   const h = sha256(new TextEncoder().encode(pod));
-  return `cali${[...h.slice(0, 6)]
+  name = `cali${[...h.slice(0, 6)]
     .map((b) => b.toString(16).padStart(2, '0'))
     .join('')
     .slice(0, 11)}`;
+  if (vethNames.size >= 100_000) vethNames.clear();
+  vethNames.set(pod, name);
+  return name;
 }
 
 /** The node's kube-proxy settings: the cluster's, then the node's own. */
@@ -183,9 +191,11 @@ function proxierConfig(
  * EndpointSlices, the node's kube-proxy settings and own rules. An edit that leaves all of them
  * as they were (a label, a comment, a Deployment's image) gives the very same text, so neither
  * the generator (0.1-0.3 s at 5,000 Services) nor the engine's parser (cached by text) runs again.
- * The key is the model written as JSON, once per model (~20 ms at 5,000 Services).
+ * The key is the model written as JSON, once per model (~20 ms at 5,000 Services), compared with
+ * the few entries kept: a multi-megabyte string as a map key cost 60-100 ms per lookup (flattened
+ * and hashed anew by every get, delete and set), comparing equal strings costs a memcmp.
  */
-const rulesByContent = new Map<string, string>();
+const rulesKept: { readonly key: string; readonly model: string; readonly text: string }[] = [];
 const RULES_KEPT = 6;
 const modelKeys = new WeakMap<ManifestModel, string>();
 
@@ -195,21 +205,41 @@ function cachedRules(model: ManifestModel, key: unknown, make: () => string): st
     m = JSON.stringify([model.services, model.endpointSlices]);
     modelKeys.set(model, m);
   }
-  const k = `${JSON.stringify(key)}\n${m}`;
-  let text = rulesByContent.get(k);
-  if (text === undefined) {
-    text = make();
-    if (rulesByContent.size >= RULES_KEPT)
-      rulesByContent.delete(rulesByContent.keys().next().value as string);
-  } else rulesByContent.delete(k);
-  rulesByContent.set(k, text);
-  return text;
+  const k = JSON.stringify(key);
+  const at = rulesKept.findIndex((e) => e.key === k && e.model === m);
+  const entry = (at >= 0 ? rulesKept.splice(at, 1)[0] : undefined) ?? {
+    key: k,
+    model: m,
+    text: make(),
+  };
+  rulesKept.unshift(entry);
+  rulesKept.length = Math.min(rulesKept.length, RULES_KEPT);
+  return entry.text;
+}
+
+/**
+ * The manifests read into objects, by their text and the cluster's settings: `hookpath run` builds
+ * a scenario once per kube-proxy mode from the same manifests (the mode changes no object), and
+ * the lab re-runs the same text when the path or the mode changes; reading 5,000 Services' objects
+ * is ~0.5 s. The model is never changed once read (the rules cache above relies on it too).
+ */
+const modelsKept: { text: string; settings: string; model: ManifestModel }[] = [];
+const MODELS_KEPT = 2;
+
+function cachedModel(text: string, settings: ClusterSettings): ManifestModel {
+  const key = JSON.stringify(settings);
+  const at = modelsKept.findIndex((e) => e.text === text && e.settings === key);
+  const hit = at >= 0 ? modelsKept.splice(at, 1)[0] : undefined;
+  const entry = hit ?? { text, settings: key, model: readManifests(text, settings) };
+  modelsKept.unshift(entry);
+  modelsKept.length = Math.min(modelsKept.length, MODELS_KEPT);
+  return entry.model;
 }
 
 /** Builds every host of the cluster. `manifests` is the (possibly edited) YAML. */
 export function buildCluster(spec: ClusterSpec, manifests: string): BuiltCluster {
   const settings = clusterSettings(spec);
-  return buildClusterFromModel(spec, settings, readManifests(manifests, settings));
+  return buildClusterFromModel(spec, settings, cachedModel(manifests, settings));
 }
 
 /** The same from an already-built model (benchmarks build large models without YAML). */

@@ -33,3 +33,29 @@ describe('buildNetwork with rules parsed beforehand', () => {
     expect(b.network?.hosts.get('h')?.ruleset).not.toBe(other.ruleset);
   });
 });
+
+describe('host configs kept by content between builds', () => {
+  const spec = (address: string, metric?: number): HostSpec => ({
+    name: 'h',
+    interfaces: [{ name: 'eth0', addresses: [address] }],
+    routes: [{ to: '10.9.0.0/16', via: '10.0.0.254', ...(metric === undefined ? {} : { metric }) }],
+  });
+  const hostOf = (s: HostSpec) => buildNetwork({ hosts: [s] }).network?.hosts.get('h');
+
+  it('an equal host is not read again; an edited address or route is', () => {
+    const a = hostOf(spec('10.0.0.1/24'));
+    expect(hostOf(spec('10.0.0.1/24'))?.config).toBe(a?.config);
+    const moved = hostOf(spec('10.0.0.2/24'))?.config;
+    expect(moved?.local.has('10.0.0.2')).toBe(true);
+    expect(moved?.local.has('10.0.0.1')).toBe(false);
+    expect(hostOf(spec('10.0.0.1/24', 5))?.config.routes.find((r) => !r.connected)?.metric).toBe(5);
+  });
+
+  it('values JSON cannot tell apart still make different hosts', () => {
+    const nan = hostOf(spec('10.0.0.1/24', Number.NaN))?.config;
+    const none = hostOf(spec('10.0.0.1/24'))?.config;
+    expect(nan).not.toBe(none);
+    expect(nan?.routes.find((r) => !r.connected)?.metric).toBeNaN();
+    expect(none?.routes.find((r) => !r.connected)?.metric).toBe(0);
+  });
+});

@@ -59,6 +59,36 @@ function parsedByText(text: string): ReturnType<typeof parseRuleset> {
 }
 
 /**
+ * Host configs by what they are made of. A cluster's thousands of pods and their nodes' veths and
+ * routes come back unchanged from one run to the next (an edit to one Service changes no host),
+ * so the lab re-simulating a 5,000-pod cluster reads each address and route once. A config is
+ * never changed once built (state lives in HostState); the key is written so that values JSON
+ * cannot tell apart (NaN, Infinity, -0, undefined in a list) still give different keys.
+ */
+const configsByContent = new Map<string, ReturnType<typeof buildHostConfig>>();
+const CONFIGS_KEPT = 50_000;
+
+function exactJson(_key: string, v: unknown): unknown {
+  if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0)))
+    return `#num:${v}${Object.is(v, -0) ? '-0' : ''}`;
+  return v === undefined ? '#undefined' : v;
+}
+
+function cachedConfig(spec: HostSpec): ReturnType<typeof buildHostConfig> {
+  const key = JSON.stringify(
+    [spec.name, spec.role, spec.interfaces, spec.routes, spec.sysctls, spec.listeners, spec.ipsets],
+    exactJson,
+  );
+  let hit = configsByContent.get(key);
+  if (!hit) {
+    hit = buildHostConfig(spec);
+    if (configsByContent.size >= CONFIGS_KEPT) configsByContent.clear();
+    configsByContent.set(key, hit);
+  }
+  return hit;
+}
+
+/**
  * Rules files already parsed by the caller, by their text: the CLI reads a file's diagnostics
  * before it builds the host, and the host then takes that parse instead of reading the file twice.
  */
@@ -74,7 +104,7 @@ export function buildHost(
     return withLazyNft(spec, buildHost(rest, parsedRules), lazyNftables);
   }
   const problems: HostProblem[] = [];
-  const { config, problems: cfgProblems } = buildHostConfig(spec);
+  const { config, problems: cfgProblems } = cachedConfig(spec);
   for (const p of cfgProblems)
     problems.push({ host: spec.name, field: p.field, message: p.message });
   const parse = (text: string | undefined, family: 4 | 6, field: string): Ruleset | null => {
