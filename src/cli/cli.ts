@@ -30,7 +30,7 @@ export const HELP = `hookpath: where does this packet go?
   hookpath trace SCENARIO.yaml --from SENDER --to TARGET [--variant ID] [--mode MODE] [--all] [--json] [--misses] [--explain]
       the hop-by-hop trace; SENDER: client/NAME, pod/NAME, node/NAME; TARGET: vip:22, svc/NAME:PORT,
       lb/NAME:PORT, nodeport/NAME@NODE, localhost-nodeport/NAME@NODE, healthcheck/NAME@NODE, ADDRESS:PORT
-  hookpath matrix SCENARIO.yaml [--variant ID] [--json] [--lang en|zh]
+  hookpath matrix SCENARIO.yaml [--variant ID] [--mode iptables|nftables|ipvs] [--json] [--lang en|zh]
       every sender (clients, a pod per workload and node, the nodes) against every address the
       Services expose; exit 1 when a cell the scenario states an expectation for differs
   hookpath exercise check EXERCISE.yaml [--manifests ANSWER.yaml] [--lang en|zh] [--json]

@@ -45,7 +45,9 @@ describe('hookpath matrix', () => {
     const r = cli(['matrix', NODEPORT, '--variant', 'a-etp-local']);
     expect(r.code, r.err).toBe(0);
     const lines = r.out.split('\n');
-    expect(lines[0]).toMatch(/\[a-etp-local\]: 7 senders × 7 destinations, 45 cells$/);
+    expect(lines[0]).toMatch(
+      /\[a-etp-local, iptables mode\]: 7 senders × 7 destinations, 45 cells$/,
+    );
     expect(lines.find((l) => l.startsWith('client/external '))).toBe(
       'client/external  refused    timeout✓   timeout    answered✓  ·          refused    answered✓',
     );
@@ -131,6 +133,28 @@ describe('hookpath matrix', () => {
     expect(b.code).toBe(2);
     expect(b.err).toMatch(/broken\.yaml:\d+:\d+: error: .*ports/);
     expect(b.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('--mode: the matrix in that kube-proxy mode, said in the header and the JSON; a bad one exits 2', () => {
+    const r = cli(['matrix', NODEPORT, '--variant', 'a-etp-local', '--mode', 'nftables', '--json']);
+    expect(r.code, r.err).toBe(0);
+    const json = JSON.parse(r.out) as {
+      mode: string;
+      cells: { from: string; branches: { detail: string }[] }[];
+    };
+    expect(json.mode).toBe('nftables');
+    const text = cli(['matrix', NODEPORT, '--variant', 'a-etp-local', '--mode', 'nftables']);
+    expect(text.out.split('\n')[0]).toMatch(/\[a-etp-local, nftables mode\]: 7 senders/);
+    // iptables mode is the scenario's first: the default.
+    expect((JSON.parse(cli(['matrix', NODEPORT, '--json']).out) as { mode: string }).mode).toBe(
+      'iptables',
+    );
+    const bad = cli(['matrix', NODEPORT, '--mode', 'ebpf']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("--mode 'ebpf': use iptables, nftables, ipvs");
+    const notHere = cli(['matrix', NODEPORT, '--mode', 'ipvs']);
+    expect(notHere.code).toBe(2);
+    expect(notHere.err).toContain("--mode 'ipvs': the scenario runs in iptables, nftables");
   });
 
   it('through the real binary', () => {

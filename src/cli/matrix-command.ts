@@ -1,5 +1,5 @@
 /**
- * `hookpath matrix SCENARIO [--variant V] [--json] [--lang zh]`: every sender against every
+ * `hookpath matrix SCENARIO [--variant V] [--mode M] [--json] [--lang zh]`: every sender against every
  * address the variant exposes (src/cluster/matrix.ts). A grid of outcomes that fits 100 columns
  * (cut into blocks of columns), the destinations it numbers, then each cell in words. Exit 1 when
  * a cell the scenario states an expectation for differs from it, 2 on bad input.
@@ -14,6 +14,26 @@ import {
 import type { CliIo } from './cli.ts';
 import { UsageError } from './host-args.ts';
 import { buildOrThrow, load, variantsOf } from './scenario-commands.ts';
+import { scenarioModes, type KubeProxyMode } from '../cluster/scenario.ts';
+import type { LoadedScenario } from '../cluster/scenario.ts';
+
+const MODES: readonly KubeProxyMode[] = ['iptables', 'nftables', 'ipvs'];
+
+/**
+ * `--mode`: one of kube-proxy's modes and one the scenario runs in (its kubeProxyModes); the
+ * scenario's first mode without it.
+ */
+function modeOf(loaded: LoadedScenario, given: string | undefined): KubeProxyMode {
+  const all = scenarioModes(loaded.def);
+  if (given === undefined) return all[0] ?? 'iptables';
+  if (!(MODES as readonly string[]).includes(given))
+    throw new UsageError(`--mode '${given}': use ${MODES.join(', ')}`);
+  if (!(all as readonly string[]).includes(given))
+    throw new UsageError(
+      `--mode '${given}': the scenario runs in ${all.join(', ')} (its kubeProxyModes)`,
+    );
+  return given as KubeProxyMode;
+}
 
 type Lang = 'en' | 'zh';
 
@@ -174,7 +194,8 @@ function cellWords(c: MatrixCell, say: (typeof SAY)[Lang]): string {
 
 function textReport(
   file: string,
-  variant: string | undefined,
+  /** `variant, nftables mode`, or the variant alone when the scenario has one mode. */
+  variant: string,
   layout: MatrixLayout,
   cells: readonly MatrixCell[],
   lang: Lang,
@@ -226,6 +247,7 @@ export function matrixCommand(argv: string[], io: CliIo): number {
     allowPositionals: true,
     options: {
       variant: { type: 'string' },
+      mode: { type: 'string' },
       json: { type: 'boolean' },
       lang: { type: 'string' },
     },
@@ -238,7 +260,10 @@ export function matrixCommand(argv: string[], io: CliIo): number {
     throw new UsageError(`one scenario at a time: unexpected '${positionals[1]}'`);
   const loaded = load(file, io);
   const variant = variantsOf(loaded, values.variant)[0];
-  const built = buildOrThrow(file as string, loaded, variant, io);
+  const mode = modeOf(loaded, values.mode);
+  const several = scenarioModes(loaded.def).length > 1;
+  // Without kubeProxyModes the cluster keeps its own modes (a scenario may mix them).
+  const built = buildOrThrow(file as string, loaded, variant, io, several ? mode : undefined);
   const m = openClusterMatrix(built.cluster, built.probes);
   const cells = m.layout.pairs.map((_, i) => m.cell(i));
   const failed = cells.some((c) => c.matches === false);
@@ -248,6 +273,7 @@ export function matrixCommand(argv: string[], io: CliIo): number {
         {
           file,
           variant: variant ?? null,
+          mode,
           senders: m.layout.senders,
           destinations: m.layout.columns,
           limited: m.layout.limited,
@@ -274,7 +300,8 @@ export function matrixCommand(argv: string[], io: CliIo): number {
       )}\n`,
     );
   } else {
-    for (const l of textReport(file as string, variant, m.layout, cells, lang, io.colour === true))
+    const tag = [variant, several ? `${mode} mode` : undefined].filter(Boolean).join(', ');
+    for (const l of textReport(file as string, tag, m.layout, cells, lang, io.colour === true))
       io.out(`${l}\n`);
   }
   return failed ? 1 : 0;

@@ -14,10 +14,12 @@ import {
 import { pathChoices, resolveSender, resolveTarget } from './targets.ts';
 import type { BuiltCluster } from './topology.ts';
 import { composeCluster } from './compose.ts';
+import { hookRowsOf } from './hook-rows.ts';
 import { unplaced } from './diagnostic.ts';
 import { IPVS_DEPRECATION, IPVS_MODELLED } from '../kube/ipvs/index.ts';
 import type {
   ClusterView,
+  HookRowsView,
   IpvsNodeView,
   LabDiagnostic,
   LabResult,
@@ -190,6 +192,16 @@ function ipvsViews(c: BuiltCluster): { ipvs?: Record<string, IpvsNodeView> } {
   return Object.keys(out).length ? { ipvs: out } : {};
 }
 
+/** The hook rows of the nodes a run visits (the diagram draws the pipeline of those only). */
+function hooksFor(c: BuiltCluster, net: Network, onPath: ReadonlySet<string>) {
+  const hooks: Record<string, HookRowsView> = {};
+  for (const n of c.spec.nodes) {
+    const h = onPath.has(n.name) ? net.hosts.get(n.name) : undefined;
+    if (h) hooks[n.name] = hookRowsOf(h);
+  }
+  return hooks;
+}
+
 /** Pods drawn per node beyond those on the path, in a big cluster. */
 export const PODS_PER_NODE = 6;
 
@@ -305,6 +317,7 @@ export function runLab(input: LabInput): LabResult {
     ...base,
     probe: { from: path.from, to: path.to, ...resolved.to },
     runs,
+    hooks: hooksFor(cluster, net, onPath),
     ...(en.truncated
       ? {
           partial: {

@@ -5,6 +5,7 @@
 import type { OutcomeClass } from './expect.ts';
 import type { MatrixSender } from './matrix-senders.ts';
 import type { DestinationChoice, LabDiagnostic } from './types.ts';
+import type { KubeProxyMode } from './scenario.ts';
 
 export type { MatrixSender };
 
@@ -13,6 +14,8 @@ export interface MatrixInput {
   readonly scenario: string;
   readonly manifests?: string;
   readonly variant?: string;
+  /** kube-proxy mode, one of the scenario's `kubeProxyModes` (the lab's mode switch). */
+  readonly mode?: KubeProxyMode;
   readonly validate?: boolean;
   /** At most this many cells (rows x columns); the rest is named in `limited`. */
   readonly maxCells?: number;

@@ -222,6 +222,22 @@ describe('expectations, bounds and limits', () => {
     expect(l?.columns.map((c) => c.id)).toEqual(['svc/web:8080', 'nodeport/web@core-1']);
   });
 
+  it("runs in the lab's kube-proxy mode: nftables rejects a ClusterIP's unknown port itself", () => {
+    const text = scenario('internal-traffic-policy-local');
+    const detail = (mode: 'iptables' | 'nftables') =>
+      cellOf(computeMatrix({ scenario: text, mode }), 'node/worker-1', '10.96.0.10:9999')
+        .branches[0]?.detail;
+    // iptables mode has no rule for the port: routed out, no ARP answer. nftables mode: the
+    // cluster-ips set catches the address and kube-proxy rejects it.
+    expect(detail('iptables')).toMatch(/no host answers ARP/);
+    expect(detail('nftables')).toMatch(/icmp-port-unreachable/);
+    expect(
+      openMatrix({ scenario: text, mode: 'ipvs' })
+        .diagnostics.map((d) => d.message)
+        .join(),
+    ).toMatch(/does not run in ipvs mode/);
+  });
+
   it('bad input gives the diagnostics and no cells', () => {
     const m = openMatrix({ scenario: MINI_SCENARIO, variant: 'nope' });
     expect(m.ok).toBe(false);

@@ -168,7 +168,7 @@ function computeCell(
 export function openMatrix(input: MatrixInput): MatrixOpen {
   const { scenario, diagnostics } = loadCached(input.scenario, input.validate !== false);
   if (!scenario) return { ok: false, diagnostics };
-  const built = clusterOf(scenario, input.variant, input.manifests);
+  const built = clusterOf(scenario, input.variant, input.manifests, input.mode);
   const all = [...diagnostics, ...built.diagnostics];
   const c = built.cluster;
   if (!c || all.some((d) => d.severity === 'error')) return { ok: false, diagnostics: all };

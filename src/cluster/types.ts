@@ -2,7 +2,7 @@
  * The lab's scenario-level API: what a scenario file says, and what a simulation of it returns.
  * Pure data (structured-clone safe): it crosses the Web Worker boundary as is.
  */
-import type { Outcome, TraceEvent, Choice, EnumerationLimit } from '../engine/index.ts';
+import type { Outcome, TraceEvent, Choice, EnumerationLimit, Hook } from '../engine/index.ts';
 
 /** Text in both languages the lab speaks. */
 export interface I18nText {
@@ -149,7 +149,36 @@ export interface LabResult {
   readonly nftables?: Readonly<Record<string, string>>;
   /** IPVS-mode nodes: what kube-proxy's IPVS proxier programmed beside the rules. */
   readonly ipvs?: Readonly<Record<string, IpvsNodeView>>;
+  /** Per node, what runs at each hook for IPv4 packets, in the kernel's order (the diagram's rows). */
+  readonly hooks?: Readonly<Record<string, HookRowsView>>;
 }
+
+/**
+ * One row of a node's hook box: an iptables table, a kernel step (conntrack, confirm, the NAT
+ * core without chains, the OUTPUT reroute, IPVS), or an nft base chain.
+ */
+export interface HookRowView {
+  /**
+   * What the trace's events at this row are matched by: the table's name (`nat`), the step's
+   * (`conntrack`, `confirm`, `reroute`, `ipvs`, `nat-core`), or `nft <family> <table> <chain>`.
+   */
+  readonly key: string;
+  readonly kind: 'table' | 'conntrack' | 'confirm' | 'reroute' | 'ipvs' | 'nat-core' | 'nft';
+  /** A table the ruleset has, a step that runs (conntrack on a host with tables). */
+  readonly present: boolean;
+  /** Where it is registered (NF_IP_PRI_*, the base chain's priority); null for reroute. */
+  readonly priority: number | null;
+  /** nft base chains: the chain as `nft list ruleset` names it. */
+  readonly nft?: {
+    readonly family: string;
+    readonly table: string;
+    readonly chain: string;
+    readonly type: 'filter' | 'nat' | 'route';
+  };
+}
+
+/** A node's rows per hook, in priority order. */
+export type HookRowsView = Readonly<Record<Hook, readonly HookRowView[]>>;
 
 /** An IPVS-mode node for the rules panel. Modelled from kernel and kube-proxy sources. */
 export interface IpvsNodeView {

@@ -45,7 +45,7 @@ export type {
   NftVerdict,
   BaseChain,
 } from './nft/types.ts';
-export { hookPlan, XT_PRIORITY } from './nft/hooks.ts';
+export { hookPlan, nftTracks, XT_PRIORITY } from './nft/hooks.ts';
 export type { HookEntry } from './nft/hooks.ts';
 export { explainText, EXPLAIN_EN, format } from './explain.ts';
 export type { Packet, L4Proto, TcpFlags } from './packet.ts';

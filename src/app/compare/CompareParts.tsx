@@ -15,7 +15,7 @@ import type { Step } from '../model/timeline.ts';
 import { compareTitle } from '../matrix/cells.ts';
 import { useStore } from 'zustand';
 import { useCompare, useViews } from './views.tsx';
-import { ORIGINAL } from './spec.ts';
+import { MODE_PREFIX, ORIGINAL, otherModes, shownMode } from './spec.ts';
 
 /** "Compare with": off, another variant, or the scenario as published (when edited). */
 export function CompareSelect() {
@@ -24,6 +24,7 @@ export function CompareSelect() {
   const scenario = useLab((s) => s.scenario);
   const variant = useLab((s) => s.doc.variant ?? s.scenario?.variants[0]?.id ?? null);
   const compare = useLab((s) => s.compare);
+  const modes = useLab((s) => otherModes(s).join(' '));
   const a = useActions();
   if (!scenario) return null;
   const others = scenario.variants.filter((v) => v.id !== variant);
@@ -42,6 +43,14 @@ export function CompareSelect() {
           </option>
         ))}
         <option value={ORIGINAL}>{t('compare.original')}</option>
+        {modes
+          .split(' ')
+          .filter(Boolean)
+          .map((m) => (
+            <option key={m} value={`${MODE_PREFIX}${m}`}>
+              {t('compare.mode', { mode: t(`mode.${m}`) })}
+            </option>
+          ))}
       </select>
     </label>
   );
@@ -112,10 +121,14 @@ export function CompareHead() {
   const pane = useStore(views?.pane ?? FALLBACK, (s) => s);
   if (!main.compare || !main.scenario) return null;
   const variant = main.doc.variant ?? main.scenario.variants[0]?.id ?? null;
+  const variantTitle = main.scenario.variants.find((v) => v.id === variant)?.title[lang] ?? '';
+  const mode = shownMode(main);
   const aTitle =
     main.compare === ORIGINAL && main.doc.manifests !== main.original
       ? t('compare.edited')
-      : (main.scenario.variants.find((v) => v.id === variant)?.title[lang] ?? '');
+      : main.compare.startsWith(MODE_PREFIX) && mode
+        ? t(`mode.${mode}`)
+        : variantTitle;
   const bTitle = compareTitle(main.compare, main.scenario, lang, t);
   const here = d !== null && at === d.at;
   const side = (which: 'a' | 'b') => {

@@ -117,6 +117,33 @@ describe('compare controller', () => {
     c.dispose();
   });
 
+  it('the same probe under two kube-proxy modes: the pane runs nftables, the paths part at the first rule', async () => {
+    const main = await mainStore('open');
+    expect(parseCompare('mode:nftables', entry)).toEqual({ kind: 'mode', mode: 'nftables' });
+    expect(parseCompare('mode:ipvs', entry)).toBeNull();
+    const c = createCompareController(main, inThread);
+    main.actions.setCompare('mode:nftables');
+    await tick();
+    await tick();
+    expect(c.state.getState().status).toBe('ready');
+    const pane = c.pane.getState();
+    expect(pane.doc).toMatchObject({ variant: 'open', mode: 'nftables', path: PATH });
+    expect(Object.keys(pane.result?.nftables ?? {})).toContain('core-1');
+    expect(Object.keys(main.getState().result?.nftables ?? {})).toEqual([]);
+    // Both answer; iptables walks KUBE-* chains, nftables kube-proxy's table.
+    const d = c.state.getState().divergence;
+    if (!d) throw new Error('no divergence');
+    const first = d.thenB.find((x) => x.event.type === 'rule')?.event;
+    expect(first && 'nft' in first && first.nft?.table).toBe('kube-proxy');
+    // The user's edit runs on both sides.
+    main.actions.setManifests(`${main.getState().doc.manifests}\n`);
+    expect(compareInput(main.getState(), PATH)).toMatchObject({
+      mode: 'nftables',
+      manifests: main.getState().doc.manifests,
+    });
+    c.dispose();
+  });
+
   it('before/after the user’s edit: the scenario as published of the shown variant', () => {
     const s = createLabStore();
     s.actions.loadScenario(entry, { variant: 'open', path: PATH });

@@ -156,6 +156,8 @@ export function createCompareController(
     if (pane.getState().scenario !== m.scenario || pane.getState().doc.variant !== variant)
       pane.actions.loadScenario(m.scenario, { variant, path });
     else pane.actions.setPath(path);
+    // The pane runs in the compared mode, or the lab's own.
+    pane.actions.setMode(spec?.kind === 'mode' ? spec.mode : m.doc.mode);
     state.setState({ ...OFF, status: 'running' });
     void client()
       .run(input)
@@ -178,6 +180,8 @@ export function createCompareController(
       s.compare !== prev.compare ||
       s.scenario !== prev.scenario ||
       s.doc.variant !== prev.doc.variant ||
+      s.doc.mode !== prev.doc.mode ||
+      s.doc.manifests !== prev.doc.manifests ||
       s.doc.path !== prev.doc.path ||
       s.result?.probe !== prev.result?.probe
     )

@@ -104,6 +104,16 @@ export function DiagramPanel({
         conntrack: t('diagram.row.conntrack'),
         confirm: t('diagram.row.confirm'),
         reroute: t('diagram.row.reroute'),
+        natCore: t('diagram.row.natCore'),
+        ipvs: t('diagram.row.ipvs'),
+        // A template the diagram fills in per chain: the placeholders stay.
+        nftTitle: t('diagram.row.nftTitle', {
+          family: '{family}',
+          table: '{table}',
+          chain: '{chain}',
+          type: '{type}',
+          priority: '{priority}',
+        }),
       },
       ct: {
         title: t('diagram.ct.title'),

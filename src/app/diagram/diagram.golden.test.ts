@@ -26,7 +26,14 @@ const TEXTS: Parameters<typeof createDiagram>[1] = {
   localProcesses: 'local sockets',
   noProcess: 'nothing listens',
   kind: { client: 'client', node: 'node', pod: 'pod', router: 'router' },
-  rows: { conntrack: 'conntrack', confirm: 'ct confirm', reroute: 'reroute?' },
+  rows: {
+    conntrack: 'conntrack',
+    confirm: 'ct confirm',
+    reroute: 'reroute?',
+    natCore: 'NAT core',
+    ipvs: 'IPVS',
+    nftTitle: 'nft base chain {family} {table} {chain}: type {type}, priority {priority}',
+  },
   ct: {
     title: 'conntrack',
     empty: 'no entry yet',
@@ -74,7 +81,7 @@ function drawKeyStep(text: string, variant: string): { svg: string; event: Trace
   const r = labView(runLab({ scenario: text, variant }));
   const run = r.runs[0];
   if (!r.ok || !run) throw new Error(`${variant}: no run (${JSON.stringify(r.diagnostics)})`);
-  const steps = buildTimeline(run);
+  const steps = buildTimeline(run, r.hooks);
   const step = keyStep(steps);
   const scene = buildScene(r, steps);
   if (!scene) throw new Error(`${variant}: no scene`);

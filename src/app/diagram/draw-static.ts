@@ -12,20 +12,27 @@ import {
   NIC_BAR_H,
   ROUTE_IN,
   ROUTE_OUT,
-  STRIP_H,
-  isTable,
   type Rect,
-  type RowName,
 } from '../model/geometry.ts';
-import type { DiagramLayout, HostBox } from '../model/layout.ts';
+import type { DiagramLayout, HookRow, HostBox } from '../model/layout.ts';
 
 export interface DiagramText {
   routing: string;
   localProcesses: string;
   noProcess: string;
   kind: Record<string, string>;
-  /** Row captions of the kernel steps that are not tables. */
-  rows: { conntrack: string; confirm: string; reroute: string };
+  /**
+   * Row captions of the kernel steps that are not tables; `nftTitle` is an nft base chain's
+   * tooltip, with {family} {table} {chain} {type} {priority}.
+   */
+  rows: {
+    conntrack: string;
+    confirm: string;
+    reroute: string;
+    natCore: string;
+    ipvs: string;
+    nftTitle: string;
+  };
   ct: {
     title: string;
     empty: string;
@@ -167,12 +174,65 @@ function drawSimple(hg: G, h: HostBox, text: DiagramText): void {
       .text(`+${h.hiddenPods} ${text.kind.pod ?? 'pod'}`);
 }
 
-/** The caption of a row: the table's own name, or the kernel step's. */
-function rowCaption(row: RowName, text: DiagramText): string {
-  return isTable(row) ? row : text.rows[row];
+/** The caption of a row: the table's own name, or the kernel step's (nft rows: see nftRow). */
+function rowCaption(r: HookRow, text: DiagramText): string {
+  switch (r.kind) {
+    case 'table':
+    case 'nft':
+      return r.row;
+    case 'nat-core':
+      return text.rows.natCore;
+    default:
+      return text.rows[r.kind];
+  }
 }
 
-const rowClass = (row: RowName) => (isTable(row) ? 'row-table' : `row-${row}`);
+const rowClass = (r: HookRow) => (r.kind === 'table' ? 'row-table' : `row-${r.kind}`);
+
+/** A priority as nft prints it, with a true minus sign (−100). */
+const prio = (p: number | null) => (p === null ? '' : String(p).replace('-', '−'));
+
+/** Characters of 12 px monospace that fit in `px`. */
+const fits = (px: number) => Math.floor(px / (12 * MONO_CHAR));
+
+/**
+ * An nft base chain's row, two lines: its table on the left with the priority on the right (a
+ * badge takes the priority's place, see marks.ts), then the chain's name, cut to the box.
+ */
+function nftRow(sg: G, r: HookRow, x: number, y: number, w: number, text: DiagramText): void {
+  const n = r.nft;
+  if (!n) return;
+  const p = prio(r.priority);
+  sg.append('title').text(
+    text.rows.nftTitle
+      .replace('{family}', n.family)
+      .replace('{table}', n.table)
+      .replace('{chain}', n.chain)
+      .replace('{type}', n.type)
+      .replace('{priority}', p),
+  );
+  sg.append('text')
+    .attr('class', 'strip-label strip-table')
+    .attr('x', x + 10)
+    .attr('y', y + 12)
+    .text(clip(n.table, fits(w - 24) - p.length - 1));
+  sg.append('text')
+    .attr('class', 'strip-prio')
+    .attr('x', x + w - 9)
+    .attr('y', y + 12)
+    .attr('text-anchor', 'end')
+    .text(p);
+  sg.append('text')
+    .attr('class', 'strip-label strip-chain')
+    .attr('x', x + 10)
+    .attr('y', y + 25)
+    .text(clip(n.chain, fits(w - 14)));
+  sg.append('text')
+    .attr('class', 'strip-badge')
+    .attr('x', x + w - 9)
+    .attr('y', y + 12)
+    .attr('text-anchor', 'end');
+}
 
 function drawNode(hg: G, h: HostBox, text: DiagramText): void {
   const o = { x: h.x, y: h.y };
@@ -206,24 +266,28 @@ function drawNode(hg: G, h: HostBox, text: DiagramText): void {
       .attr('y', k.box.y + 17)
       .attr('text-anchor', 'middle')
       .text(k.hook);
-    k.rows.forEach((t, i) => {
-      const y = k.box.y + HOOK_TITLE_H + i * STRIP_H;
+    let y = k.box.y + HOOK_TITLE_H;
+    for (const t of k.rows) {
       const sg = kg
         .append('g')
-        .attr('class', `strip ${rowClass(t.row)}${t.present ? ' present' : ''}`)
+        .attr('class', `strip ${rowClass(t)}${t.present ? ' present' : ''}`)
         .attr('data-row', t.row);
-      box(sg, { x: k.box.x + 5, y, w: k.box.w - 10, h: STRIP_H - 3 }, 3);
-      sg.append('text')
-        .attr('class', 'strip-label')
-        .attr('x', k.box.x + 10)
-        .attr('y', y + STRIP_H - 6)
-        .text(rowCaption(t.row, text));
-      sg.append('text')
-        .attr('class', 'strip-badge')
-        .attr('x', k.box.x + k.box.w - 9)
-        .attr('y', y + STRIP_H - 6)
-        .attr('text-anchor', 'end');
-    });
+      box(sg, { x: k.box.x + 5, y, w: k.box.w - 10, h: t.h - 3 }, 3);
+      if (t.kind === 'nft') nftRow(sg, t, k.box.x, y, k.box.w, text);
+      else {
+        sg.append('text')
+          .attr('class', 'strip-label')
+          .attr('x', k.box.x + 10)
+          .attr('y', y + t.h - 6)
+          .text(rowCaption(t, text));
+        sg.append('text')
+          .attr('class', 'strip-badge')
+          .attr('x', k.box.x + k.box.w - 9)
+          .attr('y', y + t.h - 6)
+          .attr('text-anchor', 'end');
+      }
+      y += t.h;
+    }
   }
   for (const [cls, c] of [
     ['route-in', ROUTE_IN],

@@ -283,6 +283,10 @@ export const UI_EN = {
   'diagram.row.conntrack': 'conntrack',
   'diagram.row.confirm': 'ct confirm',
   'diagram.row.reroute': 'reroute?',
+  'diagram.row.natCore': 'NAT core',
+  'diagram.row.ipvs': 'IPVS',
+  'diagram.row.nftTitle':
+    'nft base chain {family} {table} {chain}: type {type}, priority {priority}',
   'diagram.ct.title': 'conntrack',
   'diagram.ct.empty': 'no entry yet',
   'diagram.ct.original': 'original',

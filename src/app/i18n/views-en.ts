@@ -8,6 +8,7 @@ export const VIEWS_EN = {
   'compare.with': 'Compare with: {title}',
   'compare.original': 'Compare with: as published (before your edit)',
   'compare.originalTitle': 'As published',
+  'compare.mode': 'Compare with: the same probe in {mode}',
   'compare.edited': 'Your edit',
   'compare.running': 'Simulating the other side…',
   'compare.same': 'Same path, step for step.',

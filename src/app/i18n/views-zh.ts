@@ -8,6 +8,7 @@ export const VIEWS_ZH = {
   'compare.with': '对比：{title}',
   'compare.original': '对比：原始版本（你修改之前）',
   'compare.originalTitle': '原始版本',
+  'compare.mode': '对比：同一探测在 {mode} 下',
   'compare.edited': '你的修改',
   'compare.running': '正在模拟另一边…',
   'compare.same': '两条路径一步不差。',

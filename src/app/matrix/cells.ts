@@ -2,7 +2,7 @@
 import type { TFunction } from 'i18next';
 import type { MatrixCell } from '../worker/matrix-protocol.ts';
 import type { ScenarioEntry } from '../scenario/entry.ts';
-import { ORIGINAL } from '../compare/spec.ts';
+import { ORIGINAL, parseCompare } from '../compare/spec.ts';
 
 /** `pod/web (2 pods)` → `web ×2`, `node/core-1/kubelet` → `core-1 kubelet`, `pod/pod-b` → `pod-b`. */
 export function shortResponder(who: string | null): string | null {
@@ -51,5 +51,7 @@ export function compareTitle(
 ): string {
   const v = scenario?.variants.find((x) => x.id === compare);
   if (v) return v.title[lang];
+  const spec = parseCompare(compare, scenario);
+  if (spec?.kind === 'mode') return t(`mode.${spec.mode}`);
   return compare === ORIGINAL ? t('compare.originalTitle') : compare;
 }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readScenario } from '../scenario/entry.ts';
 import { createLabStore } from '../store/lab-store.ts';
@@ -31,6 +33,26 @@ function fakeMatrixClient() {
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 
 describe('matrix controller', () => {
+  it("runs in the lab's kube-proxy mode; a mode compared with in slot b", () => {
+    const id = 'nodeport-close-on-core-nodes';
+    const text = readFileSync(join(import.meta.dirname, `../../../scenarios/${id}.yaml`), 'utf8');
+    const lab = createLabStore();
+    lab.actions.loadScenario(readScenario(id, text), { variant: 'open' });
+    const { client, calls } = fakeMatrixClient();
+    const m = createMatrixController(lab, () => client, 10);
+    lab.actions.setView('matrix');
+    lab.actions.setMode('nftables');
+    lab.actions.setCompare('mode:iptables');
+    expect(calls.map((c) => `${c.slot} ${c.input.mode ?? 'default'}`)).toEqual([
+      'a default',
+      'a nftables',
+      'b iptables',
+    ]);
+    expect(calls[1]?.stopped).toBe(false);
+    expect(calls[0]?.stopped).toBe(true);
+    m.dispose();
+  });
+
   it('computes only while the Matrix view is open; the compared variant in slot b', () => {
     const lab = createLabStore();
     lab.actions.loadScenario(entry, { variant: 'one' });

@@ -45,6 +45,8 @@ export function matrixInputOf(s: LabState): MatrixInput | null {
     validate: false,
     ...(s.doc.manifests !== s.original ? { manifests: s.doc.manifests } : {}),
     ...(s.doc.variant ? { variant: s.doc.variant } : {}),
+    // The lab's kube-proxy mode: the matrix of what the diagram shows.
+    ...(s.doc.mode ? { mode: s.doc.mode } : {}),
   };
 }
 
@@ -137,6 +139,7 @@ export function createMatrixController(
       s.view !== prev.view ||
       s.scenario !== prev.scenario ||
       s.doc.variant !== prev.doc.variant ||
+      s.doc.mode !== prev.doc.mode ||
       s.compare !== prev.compare ||
       s.original !== prev.original
     )

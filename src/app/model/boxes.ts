@@ -2,7 +2,7 @@
  * The boxes of the diagram: compact hosts (clients, pods, idle nodes), nodes with their netfilter
  * pipeline, their interfaces, and the wires between them. Pure; layout.ts places them.
  */
-import type { ClusterView } from '../../cluster/types.ts';
+import type { ClusterView, HookRowsView } from '../../cluster/types.ts';
 import type { TableView } from './rules-view.ts';
 import type { Hook, TableName } from '../../engine/rules/types.ts';
 import {
@@ -14,14 +14,16 @@ import {
   NIC_BAR_H,
   NODE_H,
   NODE_W,
+  NFT_ROW_H,
   SIMPLE_H,
   SIMPLE_W,
+  STRIP_H,
   hookHeight,
   isTable,
   pipelineEdges,
   type Rect,
 } from './geometry.ts';
-import type { HookView, HostBox, IfaceBox, ProcessBox, WireView } from './layout.ts';
+import type { HookRow, HookView, HostBox, IfaceBox, ProcessBox, WireView } from './layout.ts';
 
 const BUS_Y = 30;
 const BUS_STEP = 16;
@@ -131,26 +133,23 @@ export function nodeBox(
   y: number,
   ifacesSeen: Map<string, Set<string>>,
   rules: readonly TableView[] | undefined,
+  hookRows: HookRowsView | undefined,
   podHosts: Set<string>,
   peerOf: Map<string, string>,
   podCentres: readonly { pod: string; x: number }[],
 ): HostBox {
-  const present = tablesIn(rules);
-  // A host with no ruleset at all has no conntrack either (the engine's rule, see stack.ts).
-  const tracked = present.size > 0;
+  const rowsOf = hookRows ? planRows(hookRows) : classicRows(tablesIn(rules));
   const hooks: HookView[] = (Object.keys(HOOK_AT) as Hook[]).map((hook) => {
-    const rows = HOOK_ROWS[hook]
-      .filter((r) => r !== 'security' || present.has('security'))
-      .map((row) => ({ row, present: isTable(row) ? present.has(row) : tracked }));
+    const rows = rowsOf(hook);
     const at = HOOK_AT[hook];
     return {
       hook,
-      box: { x: x + at.x, y: y + at.y, w: HOOK_W, h: hookHeight(rows.length) },
+      box: { x: x + at.x, y: y + at.y, w: HOOK_W, h: hookHeight(rowsHeight(rows)) },
       rows,
     };
   });
-  const rowCount = (k: Hook) => hooks.find((v) => v.hook === k)?.rows.length ?? 0;
-  const edges = pipelineEdges(rowCount).map((e) => ({
+  const heightOf = (k: Hook) => rowsHeight(hooks.find((v) => v.hook === k)?.rows ?? []);
+  const edges = pipelineEdges(heightOf).map((e) => ({
     ...e,
     points: e.points.map((p) => ({ x: x + p.x, y: y + p.y })),
   }));
@@ -208,6 +207,37 @@ export function nodeBox(
     ifaces,
     processes: processBoxes(h, strip, 112),
   };
+}
+
+const rowsHeight = (rows: readonly HookRow[]) => rows.reduce((sum, r) => sum + r.h, 0);
+
+/** The rows the worker computed from the host's hook plan (cluster/hook-rows.ts). */
+function planRows(plan: HookRowsView): (hook: Hook) => HookRow[] {
+  return (hook) =>
+    plan[hook].map((r) => ({
+      row: r.key,
+      kind: r.kind,
+      present: r.present,
+      priority: r.priority,
+      h: r.kind === 'nft' ? NFT_ROW_H : STRIP_H,
+      ...(r.nft ? { nft: r.nft } : {}),
+    }));
+}
+
+/** Without the worker's rows: the classic iptables drawing, tables read from iptables-save. */
+function classicRows(present: Set<TableName>): (hook: Hook) => HookRow[] {
+  // A host with no ruleset at all has no conntrack either (the engine's rule, see stack.ts).
+  const tracked = present.size > 0;
+  return (hook) =>
+    HOOK_ROWS[hook]
+      .filter((r) => r !== 'security' || present.has('security'))
+      .map((row) => ({
+        row,
+        kind: isTable(row) ? 'table' : row,
+        present: isTable(row) ? present.has(row) : tracked,
+        priority: null,
+        h: STRIP_H,
+      }));
 }
 
 export function layoutWires(cluster: ClusterView, hosts: readonly HostBox[]): WireView[] {

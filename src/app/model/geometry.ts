@@ -30,10 +30,19 @@ export interface Rect {
  * (include/uapi/linux/netfilter_ipv4.h; net/netfilter/nf_conntrack_proto.c ipv4_conntrack_ops;
  * net/ipv4/netfilter/iptable_mangle.c; net/netfilter/nf_nat_proto.c)
  */
-export type RowName = TableName | 'conntrack' | 'confirm' | 'reroute';
+export type KernelRow = TableName | 'conntrack' | 'confirm' | 'reroute';
 
-/** Rows of each hook, in the kernel's priority order. */
-export const HOOK_ROWS: Readonly<Record<Hook, readonly RowName[]>> = {
+/**
+ * A row's key as the trace's events name it: a KernelRow, `ipvs`, `nat-core`, or an nft base
+ * chain as `nft <family> <table> <chain>` (the worker's HookRowView.key).
+ */
+export type RowName = string;
+
+/**
+ * Rows of each hook of a host with iptables rules only, in the kernel's priority order; the
+ * worker sends every node's real rows (cluster/hook-rows.ts), these draw a result without them.
+ */
+export const HOOK_ROWS: Readonly<Record<Hook, readonly KernelRow[]>> = {
   PREROUTING: ['raw', 'conntrack', 'mangle', 'nat'],
   INPUT: ['mangle', 'filter', 'security', 'nat', 'confirm'],
   FORWARD: ['mangle', 'filter', 'security'],
@@ -41,8 +50,8 @@ export const HOOK_ROWS: Readonly<Record<Hook, readonly RowName[]>> = {
   POSTROUTING: ['mangle', 'nat', 'confirm'],
 };
 
-export const isTable = (r: RowName): r is TableName =>
-  r !== 'conntrack' && r !== 'confirm' && r !== 'reroute';
+const TABLE_ROWS: ReadonlySet<string> = new Set(['raw', 'mangle', 'nat', 'filter', 'security']);
+export const isTable = (r: RowName): r is TableName => TABLE_ROWS.has(r);
 
 export const NODE_W = 782;
 export const NODE_H = 352;
@@ -51,11 +60,19 @@ export const SIMPLE_H = 92;
 /** Height of one row inside a hook box, and of the box's title. */
 export const STRIP_H = 18;
 export const HOOK_TITLE_H = 24;
+/** An nft base chain's row: two lines (its table and priority, then the chain's name). */
+export const NFT_ROW_H = 30;
 const HOOK_PAD = 6;
 export const HOOK_W = 148;
 
-/** Height of a hook box with `rows` rows. */
-export const hookHeight = (rows: number): number => HOOK_TITLE_H + rows * STRIP_H + HOOK_PAD;
+/** Height of a hook box whose rows are `rowsH` pixels high together (STRIP_H each, nft rows NFT_ROW_H). */
+export const hookHeight = (rowsH: number): number => HOOK_TITLE_H + rowsH + HOOK_PAD;
+
+/** A row as the geometry sees it: its key and height. */
+export interface RowBox {
+  readonly row: RowName;
+  readonly h: number;
+}
 
 const ROW_A = 46;
 const ROW_B = 178;
@@ -82,10 +99,10 @@ export const NIC_BAR_H = 20;
 export const center = (r: Rect): Point => ({ x: r.x + r.w / 2, y: r.y + r.h / 2 });
 export const add = (a: Point, b: Point): Point => ({ x: a.x + b.x, y: a.y + b.y });
 
-/** A hook box in node coordinates, for the rows it has. */
-export function hookRect(hook: Hook, rows: number): Rect {
+/** A hook box in node coordinates, for rows `rowsH` pixels high together. */
+export function hookRect(hook: Hook, rowsH: number): Rect {
   const at = HOOK_AT[hook];
-  return { x: at.x, y: at.y, w: HOOK_W, h: hookHeight(rows) };
+  return { x: at.x, y: at.y, w: HOOK_W, h: hookHeight(rowsH) };
 }
 
 export interface Edge {
@@ -98,7 +115,7 @@ const P = HOOK_AT;
 const right = (h: Hook) => P[h].x + HOOK_W;
 const mid = (h: Hook) => P[h].x + HOOK_W / 2;
 
-/** The pipeline's arrows, each as a polyline, keyed `from>to` by slot id; `rows` counts each hook's rows. */
+/** The pipeline's arrows, each as a polyline, keyed `from>to` by slot id; `rows` gives the height of each hook's rows. */
 export function pipelineEdges(rows: (hook: Hook) => number): Edge[] {
   return [
     {
@@ -170,11 +187,19 @@ export function pipelineEdges(rows: (hook: Hook) => number): Edge[] {
 }
 
 /** Where the token stands in a hook box: on the row (right of its label), or the box centre. */
-export function hookPoint(hook: Hook, row: RowName | null, rows: readonly RowName[]): Point {
-  const r = hookRect(hook, rows.length);
-  const i = row ? rows.indexOf(row) : -1;
+export function hookPoint(hook: Hook, row: RowName | null, rows: readonly RowBox[]): Point {
+  const r = hookRect(
+    hook,
+    rows.reduce((sum, x) => sum + x.h, 0),
+  );
+  const i = row ? rows.findIndex((x) => x.row === row) : -1;
   if (i < 0) return center(r);
-  return { x: r.x + r.w * 0.62, y: r.y + HOOK_TITLE_H + i * STRIP_H + STRIP_H / 2 };
+  const top = rows.slice(0, i).reduce((sum, x) => sum + x.h, 0);
+  const h = (rows[i] as RowBox).h;
+  // A two-line nft row: on its first line, between the table's name and the priority, so the
+  // chain's name below stays readable.
+  const y = h === NFT_ROW_H ? 8 : h / 2;
+  return { x: r.x + r.w * 0.62, y: r.y + HOOK_TITLE_H + top + y };
 }
 
 /** The point at fraction `t` (0..1) of a polyline's length: the token's position mid-move. */

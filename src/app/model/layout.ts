@@ -2,7 +2,13 @@
  * Cluster view + runs → coordinates of everything the diagram draws. Pure: unit tests check it
  * without a DOM, and the D3 layer only turns it into SVG.
  */
-import type { ClusterView, HostKind, RunView } from '../../cluster/types.ts';
+import type {
+  ClusterView,
+  HookRowView,
+  HookRowsView,
+  HostKind,
+  RunView,
+} from '../../cluster/types.ts';
 import type { TableView } from './rules-view.ts';
 import type { Hook } from '../../engine/rules/types.ts';
 import {
@@ -13,7 +19,7 @@ import {
   type Edge,
   type Point,
   type Rect,
-  type RowName,
+  type RowBox,
 } from './geometry.ts';
 import { isVeth, layoutWires, nodeBox, simpleBox, tablesIn } from './boxes.ts';
 
@@ -31,11 +37,19 @@ export interface IfaceBox {
   readonly bar: Rect;
 }
 
+/** A row of a hook box: `row` is its key, `h` its height; `present` when the host has it. */
+export interface HookRow extends RowBox {
+  readonly kind: HookRowView['kind'];
+  readonly present: boolean;
+  readonly priority: number | null;
+  readonly nft?: HookRowView['nft'];
+}
+
 export interface HookView {
   readonly hook: Hook;
   readonly box: Rect;
-  /** Tables and kernel steps, in priority order; `present` when the host's ruleset has it. */
-  readonly rows: readonly { readonly row: RowName; readonly present: boolean }[];
+  /** Tables, nft base chains and kernel steps, in priority order. */
+  readonly rows: readonly HookRow[];
 }
 
 export interface ProcessBox {
@@ -100,10 +114,12 @@ export interface LayoutInput {
   readonly cluster: ClusterView;
   readonly runs: readonly RunView[];
   readonly rules: Readonly<Record<string, readonly TableView[]>>;
+  /** Each node's rows per hook, from the worker (the classic rows without them). */
+  readonly hooks?: Readonly<Record<string, HookRowsView>> | undefined;
 }
 
 /** Computes the diagram's layout. */
-export function layoutDiagram({ cluster, runs, rules }: LayoutInput): DiagramLayout {
+export function layoutDiagram({ cluster, runs, rules, hooks }: LayoutInput): DiagramLayout {
   const visited = new Set<string>();
   const ifacesSeen = new Map<string, Set<string>>();
   const note = (h: string, i: string) => {
@@ -171,6 +187,7 @@ export function layoutDiagram({ cluster, runs, rules }: LayoutInput): DiagramLay
           TOP,
           ifacesSeen,
           rules[node.name],
+          hooks?.[node.name],
           podHosts,
           peerOf,
           pods.map((p, i) => ({ pod: p.name, x: (podXs[i] as number) + SIMPLE_W / 2 })),

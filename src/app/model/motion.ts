@@ -92,7 +92,7 @@ export function slotPoint(layout: DiagramLayout, host: string, slot: Slot): Poin
   if (!h.pipeline) return boxCentre(h);
   switch (slot.kind) {
     case 'hook': {
-      const rows = h.hooks.find((k) => k.hook === slot.hook)?.rows.map((t) => t.row) ?? [];
+      const rows = h.hooks.find((k) => k.hook === slot.hook)?.rows ?? [];
       return add(origin(h), hookPoint(slot.hook, slot.row, rows));
     }
     case 'route-in':

@@ -55,7 +55,12 @@ export interface Scene {
 /** Builds the scene of one run (the layout covers every run, so branches share one drawing). */
 export function buildScene(result: LabView, steps: readonly Step[]): Scene | null {
   if (!result.cluster) return null;
-  const layout = layoutDiagram({ cluster: result.cluster, runs: result.runs, rules: result.rules });
+  const layout = layoutDiagram({
+    cluster: result.cluster,
+    runs: result.runs,
+    rules: result.rules,
+    hooks: result.hooks,
+  });
   const sceneSteps: SceneStep[] = [];
   const trail: TrailSegment[] = [];
   steps.forEach((s, i) => {
@@ -146,6 +151,11 @@ function badgeOfStep(s: Step): string | null | undefined {
         : e.decision === 'drop'
           ? 'DROP'
           : undefined;
+    case 'ipvs':
+      // VS/NAT rewrites the destination to the real server; a reply is translated back.
+      if (e.action === 'reply') return '⇄';
+      if (e.action === 'no-dest') return 'REJECT';
+      return e.realServer ? 'DNAT' : null;
     default:
       return undefined;
   }

@@ -5,7 +5,7 @@
 import type { TraceEvent } from '../../engine/trace.ts';
 import type { Packet } from '../../engine/packet.ts';
 import type { Hook } from '../../engine/rules/types.ts';
-import type { RunView } from '../../cluster/types.ts';
+import type { HookRowsView, RunView } from '../../cluster/types.ts';
 import { changedFields, type Field } from './packet.ts';
 import type { RowName } from './geometry.ts';
 
@@ -48,6 +48,26 @@ function zone(s: Slot | undefined): 'in' | 'out' {
   }
 }
 
+/** The row key of an nft base chain (cluster/hook-rows.ts writes the same). */
+const nftKey = (n: { family: string; table: string; chain: string }) =>
+  `nft ${n.family} ${n.table} ${n.chain}`;
+
+/**
+ * The row an nft step stands on: its base chain's. A hook event names the base chain; the rules
+ * after it (in chains it jumps to as well) stay on that row until the next hook event.
+ */
+function nftRow(e: TraceEvent, prev: Slot | undefined): RowName | null {
+  if (!('nft' in e) || !e.nft || !('hook' in e)) return null;
+  if (
+    e.type !== 'hook' &&
+    prev?.kind === 'hook' &&
+    prev.hook === e.hook &&
+    prev.row?.startsWith('nft ')
+  )
+    return prev.row;
+  return nftKey(e.nft);
+}
+
 function slotFor(e: TraceEvent, prev: Slot | undefined): Slot {
   switch (e.type) {
     case 'send':
@@ -61,7 +81,9 @@ function slotFor(e: TraceEvent, prev: Slot | undefined): Slot {
     case 'miss':
     case 'return':
     case 'policy':
-      return { kind: 'hook', hook: e.hook, row: e.table };
+      return { kind: 'hook', hook: e.hook, row: nftRow(e, prev) ?? e.table };
+    case 'ipvs':
+      return { kind: 'hook', hook: e.hook, row: 'ipvs' };
     case 'nat-skip':
       return { kind: 'hook', hook: e.hook, row: 'nat' };
     case 'route':
@@ -94,13 +116,30 @@ function endOf(e: TraceEvent): Step['end'] {
   return null;
 }
 
-/** Builds the timeline of one run. */
-export function buildTimeline(run: RunView): Step[] {
+/**
+ * The NAT core's steps (a skipped nat table, a recorded binding applied) name the `nat` row; on
+ * a host without iptables' nat table they stand on its first nat chain, or the NAT core's row.
+ */
+function onRows(slot: Slot, rows: HookRowsView | undefined): Slot {
+  if (!rows || slot.kind !== 'hook' || slot.row !== 'nat') return slot;
+  const list = rows[slot.hook];
+  if (list.some((r) => r.key === 'nat')) return slot;
+  const core = list.find(
+    (r) => r.kind === 'nat-core' || (r.kind === 'nft' && r.nft?.type === 'nat'),
+  );
+  return core ? { ...slot, row: core.key } : slot;
+}
+
+/** Builds the timeline of one run; `hooks` are the nodes' rows (the worker's result). */
+export function buildTimeline(
+  run: RunView,
+  hooks?: Readonly<Record<string, HookRowsView>>,
+): Step[] {
   const lastSlot = new Map<string, Slot>();
   const lastPacket = new Map<number, Packet>();
   return run.events.map((e, index) => {
     const key = `${e.host}#${e.packetId}`;
-    const slot = slotFor(e, lastSlot.get(key));
+    const slot = onRows(slotFor(e, lastSlot.get(key)), hooks?.[e.host]);
     lastSlot.set(key, slot);
     const explicit = e.type === 'rule' ? e.before : e.type === 'conntrack' ? e.before : null;
     const before = explicit ?? lastPacket.get(e.packetId) ?? null;

@@ -159,7 +159,7 @@ export function stepsOf(s: Pick<LabState, 'result' | 'doc'>): readonly Step[] {
   const run = s.result?.runs[s.doc.run] ?? s.result?.runs[0];
   if (!run) return NO_STEPS;
   let t = timelines.get(run);
-  if (!t) timelines.set(run, (t = buildTimeline(run)));
+  if (!t) timelines.set(run, (t = buildTimeline(run, s.result?.hooks)));
   return t;
 }
 
