@@ -29,7 +29,7 @@ function physdevMatch(info: PhysdevInfo, c: MatchCtx): boolean {
   const phys = c.phys;
   if (!phys) {
     // "Return MATCH if the invert flags of the used options are on."
-    for (const o of [info.bridged, info.isIn, info.isOut]) if (o !== null && !o) return false;
+    for (const o of [info.bridged, info.isIn, info.isOut]) if (o === true) return false;
     if (info.in && !info.in.negated) return false;
     if (info.out && !info.out.negated) return false;
     return true;
