@@ -89,6 +89,9 @@ export function traceLines(events: readonly TraceEvent[], fmt: TraceFormat = {})
       case 'receive':
         what = `receive on ${e.iface}`;
         break;
+      case 'bridge':
+        what = `bridge ${e.bridge} ${e.action}${e.inPort ? ` in ${e.inPort}` : ''}${e.outPort ? ` out ${e.outPort}` : ''}`;
+        break;
       case 'send':
         what = `send by ${e.process} (${e.reason})`;
         break;

@@ -58,6 +58,21 @@ export interface NodeSpec {
     readonly ipForward?: boolean;
   };
   readonly kubeProxy?: KubeProxySpec;
+  readonly podNetwork?: PodNetworkSpec;
+}
+
+/**
+ * How a node's pods are wired: `routed` (Calico-style: each pod a /32 behind its own veth, the
+ * node routes between them, proxy ARP answers the pods' 169.254.1.1 gateway), or `bridge`
+ * (flannel, kind, the bridge CNI plugin: every pod's veth is a port of the node's cni0, whose
+ * address is the pods' gateway; pods on one node talk L2 through it).
+ */
+export interface PodNetworkSpec {
+  readonly type?: 'routed' | 'bridge';
+  /** net.bridge.bridge-nf-call-iptables on the node (bridge only; default true). */
+  readonly bridgeNfCallIptables?: boolean;
+  /** Hairpin mode on the pods' bridge ports (bridge only; default true, flannel's hairpinMode). */
+  readonly hairpin?: boolean;
 }
 
 export interface ClientSpec {
@@ -89,6 +104,7 @@ export interface ClusterSpec {
   readonly vips?: readonly VipSpec[];
   readonly loadBalancerPool?: readonly string[];
   readonly kubeProxy?: KubeProxySpec;
+  readonly podNetwork?: PodNetworkSpec;
 }
 
 export interface ProbeExpect {
@@ -291,6 +307,7 @@ export function patchCluster(c: ClusterSpec, p: ClusterPatch): ClusterSpec {
     ...(p.vips ? { vips: p.vips } : {}),
     ...(p.loadBalancerPool ? { loadBalancerPool: p.loadBalancerPool } : {}),
     ...(p.kubeProxy ? { kubeProxy: { ...c.kubeProxy, ...p.kubeProxy } } : {}),
+    ...(p.podNetwork ? { podNetwork: { ...c.podNetwork, ...p.podNetwork } } : {}),
     nodes: patchByName(c.nodes, p.nodes),
   };
 }

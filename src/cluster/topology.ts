@@ -31,7 +31,13 @@ import {
   type PodModel,
 } from '../kube/manifests/index.ts';
 import { mergeIptablesSave } from './merge-rules.ts';
-import type { ClusterSpec, KubeProxyMode, NodeSpec, ProcessSpec } from './scenario.ts';
+import type {
+  ClusterSpec,
+  KubeProxyMode,
+  NodeSpec,
+  PodNetworkSpec,
+  ProcessSpec,
+} from './scenario.ts';
 import type { ClusterView, HostView, LinkView } from './types.ts';
 
 export const DEFAULT_LAN = '192.168.50.0/24';
@@ -148,6 +154,26 @@ function vethName(pod: string): string {
   if (vethNames.size >= 100_000) vethNames.clear();
   vethNames.set(pod, name);
   return name;
+}
+
+/** The bridge of a `podNetwork: bridge` node (flannel's and the bridge CNI plugin's name). */
+export const POD_BRIDGE = 'cni0';
+
+/** A node's pod network: the cluster's settings, then the node's own, with the defaults. */
+export function podNetworkOf(spec: ClusterSpec, node: NodeSpec): Required<PodNetworkSpec> {
+  const p = { ...spec.podNetwork, ...node.podNetwork };
+  return {
+    type: p.type ?? 'routed',
+    // kubeadm's preflight check requires bridge-nf-call-iptables=1.
+    bridgeNfCallIptables: p.bridgeNfCallIptables ?? true,
+    // flannel's CNI config (kube-flannel.yml cni-conf.json) sets "hairpinMode": true.
+    hairpin: p.hairpin ?? true,
+  };
+}
+
+/** A bridge-CNI host-side veth name (the bridge plugin's `veth` + 8 hex digits). */
+function bridgeVethName(pod: string): string {
+  return `veth${vethName(pod).slice(4, 12)}`;
 }
 
 /** The node's kube-proxy settings: the cluster's, then the node's own. */
@@ -325,18 +351,36 @@ export function buildClusterFromModel(
         segment: 'lan',
       },
     ];
+    const podNet = podNetworkOf(spec, node);
+    const bridgeGw = podNet.type === 'bridge' ? bridgeGateway(nodePodCIDR(spec, i)) : null;
+    // The bridge CNI plugin gives cni0 the first address of the node's pod CIDR: the pods'
+    // gateway and the connected route to every pod of the node.
+    if (bridgeGw)
+      ifaces.push({ name: POD_BRIDGE, kind: 'bridge', addresses: [bridgeGw.withPrefix] });
     for (const pod of pods) {
       const host = podHostName(pod.namespace, pod.name, usedNames);
       podHosts.set(`${pod.namespace}/${pod.name}`, host);
-      const veth = vethName(`${pod.namespace}/${pod.name}`);
-      ifaces.push({
-        name: veth,
-        addresses: [],
-        kind: 'veth',
-        segment: `veth:${host}`,
-        proxyArp: true,
-      });
-      routes.push({ to: `${pod.ip}/32`, dev: veth });
+      const key = `${pod.namespace}/${pod.name}`;
+      const veth = bridgeGw ? bridgeVethName(key) : vethName(key);
+      if (bridgeGw)
+        ifaces.push({
+          name: veth,
+          addresses: [],
+          kind: 'veth',
+          segment: `veth:${host}`,
+          master: POD_BRIDGE,
+          hairpin: podNet.hairpin,
+        });
+      else {
+        ifaces.push({
+          name: veth,
+          addresses: [],
+          kind: 'veth',
+          segment: `veth:${host}`,
+          proxyArp: true,
+        });
+        routes.push({ to: `${pod.ip}/32`, dev: veth });
+      }
       links.push({ a: node.name, aIf: veth, b: host, bIf: 'eth0', segment: `veth:${host}` });
     }
     const mode = nodeMode(spec, node);
@@ -458,6 +502,7 @@ export function buildClusterFromModel(
         routeLocalnet: node.sysctls?.routeLocalnet ?? (ipvs ? false : np.localhostNodePorts),
         rpFilter: node.sysctls?.rpFilter ?? 0,
         ...(ipvs && kp.strictARP ? { arpIgnore: 1 as const } : {}),
+        ...(bridgeGw ? { bridgeNfCallIptables: podNet.bridgeNfCallIptables } : {}),
       },
       listeners,
       ...(felixOut || ipvs
@@ -505,12 +550,19 @@ export function buildClusterFromModel(
         name: host,
         role: 'pod',
         interfaces: [
-          { name: 'eth0', addresses: [`${pod.ip}/32`], kind: 'veth', segment: `veth:${host}` },
+          {
+            name: 'eth0',
+            addresses: [`${pod.ip}/${bridgeGw ? bridgeGw.prefix : 32}`],
+            kind: 'veth',
+            segment: `veth:${host}`,
+          },
         ],
-        routes: [
-          { to: '169.254.1.1/32', dev: 'eth0' },
-          { to: 'default', via: '169.254.1.1', dev: 'eth0' },
-        ],
+        routes: bridgeGw
+          ? [{ to: 'default', via: bridgeGw.ip, dev: 'eth0' }]
+          : [
+              { to: '169.254.1.1/32', dev: 'eth0' },
+              { to: 'default', via: '169.254.1.1', dev: 'eth0' },
+            ],
         listeners: listenersP,
       });
       views.push({
@@ -646,6 +698,15 @@ function announcers(spec: ClusterSpec, model: ManifestModel, ip: string): string
         ),
     )
     .map((n) => n.ip);
+}
+
+/** The first address of a node's pod CIDR, cni0's. */
+function bridgeGateway(podCIDR: string): { ip: string; prefix: number; withPrefix: string } {
+  const c = parseCidr(podCIDR);
+  const base = c && c.family === 4 ? (c.addr as number) : (parseIPv4('10.244.0.0') as number);
+  const prefix = c?.prefix ?? 24;
+  const ip = formatIPv4((base + 1) >>> 0);
+  return { ip, prefix, withPrefix: `${ip}/${prefix}` };
 }
 
 function lanGateway(lan: string): string {

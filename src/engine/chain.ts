@@ -3,7 +3,7 @@ import type { CtInfo } from './conntrack.ts';
 import type { HostConfig } from './host.ts';
 import { ipToNum } from './ip.ts';
 import type { CompiledSet } from './ipset.ts';
-import type { MatchCtx, RuleState } from './match-context.ts';
+import type { MatchCtx, PhysDevs, RuleState } from './match-context.ts';
 import type { Packet } from './packet.ts';
 import { protoNumber } from './rules/header.ts';
 import type { MarkOp, NatOp, RejectWith, TargetOp } from './rules/target-op.ts';
@@ -21,6 +21,8 @@ export interface Traversal {
   readonly hook: Hook;
   /** skb->ipvs_property: IPVS re-sent or translated this packet (its hooks let it pass). */
   ipvsProperty?: boolean;
+  /** skb->nf_bridge: the packet entered through a bridge port with br_netfilter (see PhysDevs). */
+  phys?: PhysDevs;
 }
 
 export interface ChainEnv {
@@ -131,6 +133,7 @@ function makeCtx(env: ChainEnv, t: Traversal): MatchCtx {
     now: env.now,
     choose: (p, r) => env.choose(p, r),
     ...(t.ipvsProperty ? { ipvs: { property: true, conns: env.ipvsConns ?? [] } } : {}),
+    ...(t.phys ? { phys: t.phys } : {}),
   };
 }
 

@@ -92,6 +92,8 @@ export const EXPLAIN_EN: Readonly<Record<string, string>> = {
   'route.local': '{dst} is an address of this host (on {iface}), so the packet goes to INPUT.',
   'route.loopback': 'Looped back: the output route already said local delivery.',
   'route.forward': '{dst} is not local; it is forwarded out of {dev}.',
+  'route.bridged-dnat':
+    'br_netfilter: after the DNAT, {dst} sits behind {dev} itself, so the frame goes back into the bridge to it (bridged, not routed).',
   'route.output': 'Routing: out of {dev} with source {src}.',
   'route.output-local': 'Routing: {dst} is local, so the packet goes through lo.',
   'route.reroute': 'OUTPUT changed the destination, so the kernel routes again: out of {dev}.',
@@ -123,6 +125,26 @@ export const EXPLAIN_EN: Readonly<Record<string, string>> = {
     'The connecting socket receives ICMP unreachable (code {code}): the connection fails.',
   'socket.echo': 'The kernel answers the ping.',
   'wire.send': '{from} sends the frame on {segment} to {to} ({iface}).',
+  'rx.bridge-up':
+    "The frame is for {iface} itself (the pods' gateway): it goes up the IP stack as from {iface}; PREROUTING already ran in the bridge.",
+  'bridge.local':
+    "Bridged by {bridge}: the frame (in {in}) is addressed to the bridge's own MAC and goes up the host's IP stack.",
+  'bridge.forward':
+    "Bridged by {bridge}: the destination's MAC sits behind port {out}, so the frame goes from {in} to {out} at L2.",
+  'bridge.hairpin-drop':
+    'Bridged by {bridge}: the destination sits behind {in}, the port the frame came in on, and hairpin mode is off there: the bridge drops it.',
+  'bridge.xmit':
+    "The host sends out of {bridge}; the bridge passes the frame to port {out}, where the next hop's MAC sits.",
+  'bridge.nf-prerouting':
+    'br_netfilter (bridge-nf-call-iptables=1): the bridged frame from {in} runs the IPv4 PREROUTING hooks, with {bridge} as in-device and {in} as physdev-in.',
+  'bridge.nf-forward':
+    'br_netfilter: the bridged frame runs the IPv4 FORWARD hooks, in and out {bridge}, physdev {in} -> {out}.',
+  'bridge.nf-postrouting':
+    'br_netfilter: the bridged frame runs the IPv4 POSTROUTING hooks, out {bridge} (physdev-out {out}); conntrack confirms or un-NATs it here.',
+  'bridge.nf-off':
+    'bridge-nf-call-iptables=0: {bridge} handles the frame from {in} without iptables or conntrack.',
+  'bridge.dnat-bridged':
+    'br_netfilter: the DNATed frame is bridged to {out}, the port behind which the new destination sits.',
   'wire.left': 'The packet leaves through {iface} towards {nextHop}, outside the modelled network.',
   'wire.arp-failed': 'Nobody answers ARP for {nextHop} on {iface}.',
   drop: 'Dropped: {reason}.',

@@ -13,7 +13,7 @@ import {
 import type { IpvsSpec } from './ipvs/spec.ts';
 import type { L4Proto } from './packet.ts';
 
-export type InterfaceKind = 'ether' | 'loopback' | 'dummy' | 'veth';
+export type InterfaceKind = 'ether' | 'loopback' | 'dummy' | 'veth' | 'bridge';
 
 /** Plain-data description of a host, as written in scenarios and CLI host files. */
 export interface HostSpec {
@@ -58,6 +58,17 @@ export interface InterfaceSpec {
   readonly segment?: string;
   /** Answer ARP for any local address on behalf of the host (Linux default, arp_ignore=0). */
   readonly proxyArp?: boolean;
+  /**
+   * The bridge (an interface of kind `bridge` on the same host) this interface is a port of
+   * (`ip link set vethX master cni0`). A port hands every frame to its bridge
+   * (net/bridge/br_input.c br_handle_frame): the host's IP stack sees the bridge, not the port.
+   */
+  readonly master?: string;
+  /**
+   * Bridge port hairpin mode (`ip link set vethX type bridge_slave hairpin on`): the bridge may
+   * send a frame back out of the port it came in on (net/bridge/br_forward.c should_deliver).
+   */
+  readonly hairpin?: boolean;
 }
 
 export interface RouteSpec {
@@ -87,6 +98,12 @@ export interface SysctlSpec {
   readonly arpIgnore?: 0 | 1 | 2;
   /** net.ipv4.conf.all.accept_local */
   readonly acceptLocal?: boolean;
+  /**
+   * net.bridge.bridge-nf-call-iptables (per network namespace since Linux 5.3): bridged IPv4
+   * frames traverse the iptables hooks (br_netfilter). Default true: the kernel's default once
+   * br_netfilter is loaded (net/bridge/br_netfilter_hooks.c brnf_init_net: call_iptables = 1).
+   */
+  readonly bridgeNfCallIptables?: boolean;
 }
 
 export interface ListenerSpec {
@@ -128,6 +145,10 @@ export interface Iface {
   /** In the kernel's list order: primaries (in the order added), then secondaries. */
   readonly addrs: readonly HostAddr[];
   readonly segment: string | null;
+  /** The bridge this interface is a port of, or null. */
+  readonly master: string | null;
+  /** Bridge port hairpin mode (BR_HAIRPIN_MODE). */
+  readonly hairpin: boolean;
 }
 
 export interface Route {
@@ -170,6 +191,8 @@ export interface HostConfig {
   readonly rpFilter: 0 | 1 | 2;
   readonly arpIgnore: 0 | 1 | 2;
   readonly acceptLocal: boolean;
+  /** net.bridge.bridge-nf-call-iptables */
+  readonly bridgeNfCallIptables: boolean;
   readonly listeners: readonly Listener[];
   readonly ipsets: ReadonlyMap<string, IpsetSpec>;
 }
@@ -197,6 +220,8 @@ export function buildHostConfig(spec: HostSpec): {
       { ip: '::1', prefix: 128, family: 6, scope: 'host', secondary: false },
     ],
     segment: null,
+    master: null,
+    hairpin: false,
   };
   ifaces.set('lo', lo);
   spec.interfaces.forEach((is, i) => {
@@ -224,7 +249,23 @@ export function buildHostConfig(spec: HostSpec): {
       kind: is.kind ?? 'ether',
       addrs,
       segment: is.segment ?? null,
+      master: is.master ?? null,
+      hairpin: is.hairpin ?? false,
     });
+  });
+  spec.interfaces.forEach((is, i) => {
+    if (is.master === undefined) return;
+    const br = ifaces.get(is.master);
+    if (!br || br.kind !== 'bridge')
+      problems.push({
+        field: `interfaces[${i}].master`,
+        message: `${is.master} is not an interface of kind bridge on ${spec.name}`,
+      });
+    else if (is.kind === 'bridge' || is.name === 'lo')
+      problems.push({
+        field: `interfaces[${i}].master`,
+        message: `${is.name} cannot be a bridge port (only ether and veth interfaces can)`,
+      });
   });
   for (const iface of ifaces.values()) {
     for (const a of iface.addrs) {
@@ -322,6 +363,7 @@ export function buildHostConfig(spec: HostSpec): {
       rpFilter: spec.sysctls?.rpFilter ?? 0,
       arpIgnore: spec.sysctls?.arpIgnore ?? 0,
       acceptLocal: spec.sysctls?.acceptLocal ?? false,
+      bridgeNfCallIptables: spec.sysctls?.bridgeNfCallIptables ?? true,
       listeners,
       ipsets,
     },

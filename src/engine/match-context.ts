@@ -6,6 +6,17 @@ import type { IpvsConn } from './ipvs/table.ts';
 import type { Packet } from './packet.ts';
 import type { Hook, Rule } from './rules/types.ts';
 
+/**
+ * struct nf_bridge_info as the physdev match reads it (include/linux/netfilter_bridge.h
+ * nf_bridge_get_physindev / physoutdev): the bridge port a frame came in on, and the port it
+ * leaves by once the bridge has decided (set in br_nf_forward_ip, so only in FORWARD and
+ * POSTROUTING of a bridged frame). A routed packet that entered by a bridge keeps its in port.
+ */
+export interface PhysDevs {
+  readonly in: string | null;
+  readonly out: string | null;
+}
+
 /** Mutable per-host state that rules can read and write (xt_recent lists, statistic nth counters). */
 export interface RuleState {
   /** recent lists: name -> address -> hit timestamps (seconds). */
@@ -49,4 +60,6 @@ export interface MatchCtx {
    * connection table. Absent where IPVS never touched the packet.
    */
   readonly ipvs?: { readonly property: boolean; readonly conns: readonly IpvsConn[] };
+  /** skb->nf_bridge, absent when the packet never went through br_netfilter. */
+  readonly phys?: PhysDevs;
 }

@@ -25,7 +25,15 @@ import {
   type HostState,
   type ParsedRules,
 } from './runtime.ts';
-import { output, receive, type StackEnv, type StackResult } from './stack.ts';
+import { output, receive, type StackEnv } from './stack.ts';
+import {
+  bridgeInput,
+  isBridge,
+  masterOf,
+  portsOf,
+  type BridgeDest,
+  type BridgeResult,
+} from './bridge.ts';
 import { Tracer, type TraceEvent } from './trace.ts';
 
 export interface NetworkSpec {
@@ -164,7 +172,9 @@ export type ProbeSpec =
 interface QueueItem {
   readonly host: string;
   readonly packetId: number;
-  readonly op: 'out' | 'in';
+  /** `bridge`: a frame entering the bridge of port `iface`, addressed to `dest`. */
+  readonly op: 'out' | 'in' | 'bridge';
+  readonly dest?: BridgeDest;
   readonly pkt: Packet;
   readonly iface: string | null;
   readonly ct: CtInfo | null;
@@ -278,8 +288,14 @@ export function runProbe(
       pick: (w, l, r) => chooser.pick(w, l, r),
     };
     let pkt = item.pkt;
-    let res: StackResult;
-    if (item.op === 'out') {
+    let res: BridgeResult;
+    if (item.op === 'bridge') {
+      const port = item.iface ?? '';
+      const bridge = masterOf(runtime.config, port) ?? '';
+      res = bridgeInput(env, pkt, bridge, port, item.dest ?? { kind: 'local' }, (ip) =>
+        destBehind(net, item.host, bridge, resolveNextHop(net, item.host, bridge, ip)),
+      );
+    } else if (item.op === 'out') {
       res = output(env, pkt, item.ct);
       if (res.kind !== 'unreachable') {
         const srcFixed = res.pkt;
@@ -299,6 +315,37 @@ export function runProbe(
     }
     pkt = res.pkt;
     switch (res.kind) {
+      case 'bridged':
+        tracer.emit({
+          type: 'wire',
+          packet: pkt,
+          fromIf: res.outPort,
+          toHost: res.toHost,
+          toIf: res.toIf,
+          segment: runtime.config.ifaces.get(res.outPort)?.segment ?? '',
+          nextHop: pkt.dst,
+          explain: {
+            key: 'wire.send',
+            params: {
+              from: item.host,
+              to: res.toHost,
+              iface: res.toIf,
+              segment: runtime.config.ifaces.get(res.outPort)?.segment ?? '',
+            },
+          },
+        });
+        enqueue(
+          {
+            host: res.toHost,
+            op: 'in',
+            pkt: { ...pkt, mark: 0 },
+            iface: res.toIf,
+            ct: null,
+            process: '',
+          },
+          item.packetId,
+        );
+        break;
       case 'transmit': {
         const hop = resolveNextHop(net, item.host, res.outIf, res.nextHop, pkt.src);
         if (hop === 'no-segment') {
@@ -338,26 +385,53 @@ export function runProbe(
           else sendIcmpError(tracer, enqueue, item, pkt, 1);
           break;
         }
-        const segment = runtime.config.ifaces.get(res.outIf)?.segment ?? '';
+        // Out of a bridge device (br_dev_xmit): the bridge picks the port behind which the
+        // next hop's MAC sits; no IPv4 hook runs again (br_nf_post_routing: no out port yet,
+        // POSTROUTING already ran in the IP stack).
+        let fromIf = res.outIf;
+        if (isBridge(runtime.config, res.outIf)) {
+          const d = destBehind(net, item.host, res.outIf, hop);
+          fromIf = d?.kind === 'port' ? d.port : res.outIf;
+          tracer.emit({
+            type: 'bridge',
+            packet: pkt,
+            bridge: res.outIf,
+            action: 'xmit',
+            inPort: null,
+            outPort: fromIf,
+            explain: { key: 'bridge.xmit', params: { bridge: res.outIf, out: fromIf } },
+          });
+        }
+        const segment = runtime.config.ifaces.get(fromIf)?.segment ?? '';
+        // The first host on the wire: the answerer itself, or the bridge it sits behind.
+        const peer = wirePeer(net, item.host, fromIf);
+        const bridged =
+          peer && !(peer.host === hop.host && peer.iface === hop.iface)
+            ? masterOf((net.hosts.get(peer.host) as HostRuntime).config, peer.iface)
+            : null;
+        const to = bridged && peer ? peer : hop;
         tracer.emit({
           type: 'wire',
           packet: pkt,
-          fromIf: res.outIf,
-          toHost: hop.host,
-          toIf: hop.iface,
+          fromIf,
+          toHost: to.host,
+          toIf: to.iface,
           segment,
           nextHop: res.nextHop,
           explain: {
             key: 'wire.send',
-            params: { from: item.host, to: hop.host, iface: hop.iface, segment },
+            params: { from: item.host, to: to.host, iface: to.iface, segment },
           },
         });
         enqueue(
           {
-            host: hop.host,
-            op: 'in',
+            host: to.host,
+            op: bridged ? 'bridge' : 'in',
+            ...(bridged && peer
+              ? { dest: destBehind(net, peer.host, bridged, hop) ?? { kind: 'local' as const } }
+              : {}),
             pkt: { ...pkt, mark: 0 },
-            iface: hop.iface,
+            iface: to.iface,
             ct: null,
             process: '',
           },
@@ -556,11 +630,7 @@ export function resolveNextHop(
   pktSrc?: string,
 ): Attachment | null | 'no-segment' {
   const h = net.hosts.get(from);
-  const seg = h?.config.ifaces.get(outIf)?.segment;
-  if (!seg) return 'no-segment';
-  const members = (net.segments.get(seg) ?? []).filter(
-    (m) => !(m.host === from && m.iface === outIf),
-  );
+  const members = l2Members(net, from, outIf);
   if (members.length === 0) return 'no-segment';
   const owner = net.arpOwners[nextHop];
   if (owner) {
@@ -594,6 +664,58 @@ export function resolveNextHop(
     return proxy && cfg.ipForward && proxyArpRoutes(cfg, nextHop, m.iface);
   });
   return answers[0] ?? null;
+}
+
+/** The other ends of `iface`'s segment. */
+function segmentPeers(net: Network, host: string, iface: string): Attachment[] {
+  const seg = net.hosts.get(host)?.config.ifaces.get(iface)?.segment;
+  if (!seg) return [];
+  return (net.segments.get(seg) ?? []).filter((m) => !(m.host === host && m.iface === iface));
+}
+
+/** The host a frame sent out of `iface` reaches first (a veth's peer; the first on a LAN). */
+function wirePeer(net: Network, host: string, iface: string): Attachment | null {
+  return segmentPeers(net, host, iface)[0] ?? null;
+}
+
+/**
+ * Who can answer ARP (and receive the frame) out of `outIf`: the segment's other members, where
+ * a member that is a bridge port stands for its bridge's whole broadcast domain (the bridge
+ * device itself, then the hosts behind its other ports: br_flood); out of a bridge device, the
+ * hosts behind its ports.
+ */
+function l2Members(net: Network, from: string, outIf: string): Attachment[] {
+  const cfg = net.hosts.get(from)?.config;
+  if (!cfg) return [];
+  if (isBridge(cfg, outIf)) return portsOf(cfg, outIf).flatMap((p) => segmentPeers(net, from, p));
+  return segmentPeers(net, from, outIf).flatMap((m) => {
+    const mc = (net.hosts.get(m.host) as HostRuntime).config;
+    const br = masterOf(mc, m.iface);
+    if (!br) return [m];
+    return [
+      { host: m.host, iface: br },
+      ...portsOf(mc, br)
+        .filter((p) => p !== m.iface)
+        .flatMap((p) => segmentPeers(net, m.host, p)),
+    ];
+  });
+}
+
+/** Where, seen from `bridge` on `host`, the ARP answerer `hop` sits: the bridge itself or a port. */
+function destBehind(
+  net: Network,
+  host: string,
+  bridge: string,
+  hop: Attachment | null | 'no-segment',
+): BridgeDest | null {
+  if (hop === null || hop === 'no-segment') return null;
+  if (hop.host === host && hop.iface === bridge) return { kind: 'local' };
+  const cfg = (net.hosts.get(host) as HostRuntime).config;
+  for (const port of portsOf(cfg, bridge)) {
+    if (segmentPeers(net, host, port).some((m) => m.host === hop.host && m.iface === hop.iface))
+      return { kind: 'port', port, host: hop.host, iface: hop.iface };
+  }
+  return null;
 }
 
 /**

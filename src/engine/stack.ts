@@ -30,6 +30,7 @@ import {
   type Route,
 } from './host.ts';
 import { cidrContainsNum, ipToNum, isLoopback, isMulticastOrBroadcast, parseCidr } from './ip.ts';
+import type { PhysDevs } from './match-context.ts';
 import type { Packet } from './packet.ts';
 import type { NatOp, RejectWith } from './rules/target-op.ts';
 import type { Hook, Rule, TableName } from './rules/types.ts';
@@ -654,19 +655,33 @@ function routeEvent(
   });
 }
 
+/**
+ * A frame that went through br_netfilter's PREROUTING (see bridge.ts) and is now handed to the
+ * IP stack of its bridge: ip_sabotage_in (net/bridge/br_netfilter_hooks.c) makes the IPv4
+ * PREROUTING hooks let it pass, they already ran; the bridge info (physdev) stays on the skb.
+ */
+export interface BridgedUp {
+  readonly ct: CtInfo;
+  readonly phys: PhysDevs;
+}
+
 /** A packet arriving on interface `inIf` (from the wire, or looped back on `lo` with its conntrack entry). */
 export function receive(
   env: StackEnv,
   pkt: Packet,
   inIf: string,
   looped: CtInfo | null,
+  bridged: BridgedUp | null = null,
 ): StackResult {
   const h = env.host.config;
   env.tracer.emit({
     type: 'receive',
     packet: pkt,
     iface: inIf,
-    explain: { key: looped ? 'rx.loopback' : 'rx.wire', params: { iface: inIf } },
+    explain: {
+      key: bridged ? 'rx.bridge-up' : looped ? 'rx.loopback' : 'rx.wire',
+      params: { iface: inIf, ...(bridged?.phys.in ? { port: bridged.phys.in } : {}) },
+    },
   });
   const pre = traversal(
     pkt,
@@ -674,10 +689,12 @@ export function receive(
     inIf,
     null,
     null,
-    looped ?? (tracked(env, pkt) ? PENDING : NO_CT),
+    bridged?.ct ?? looped ?? (tracked(env, pkt) ? PENDING : NO_CT),
   );
-  const v = runHook(env, pre);
-  if (v.kind !== 'accept') return verdictResult(v, pre);
+  if (!bridged) {
+    const v = runHook(env, pre);
+    if (v.kind !== 'accept') return verdictResult(v, pre);
+  } else pre.phys = bridged.phys;
   let p = pre.pkt;
   // Routing decision (ip_route_input_slow).
   if (looped) {
@@ -718,6 +735,7 @@ export function receive(
         iface: localIface(h, p.dst) ?? '',
       });
     const inp = traversal(p, 'INPUT', inIf, null, null, pre.ct);
+    if (bridged) inp.phys = bridged.phys;
     const vi = runHook(env, inp, 'to-ipvs-in');
     if (vi.kind !== 'accept') return verdictResult(vi, inp);
     // IPVS sits between security INPUT (50) and nat INPUT (100): see ipvs/hooks.ts.
@@ -762,12 +780,13 @@ export function receive(
   if (p.ttl <= 1) return { kind: 'dropped', reason: 'TTL exceeded', pkt: p };
   p = { ...p, ttl: p.ttl - 1 };
   const fwd = traversal(p, 'FORWARD', inIf, r.dev, r.nextHop, pre.ct);
+  if (bridged) fwd.phys = bridged.phys;
   const vf = runHook(env, fwd, 'to-ipvs-fwd');
   if (vf.kind !== 'accept') return verdictResult(vf, fwd);
   ipvsForward(env, fwd);
   const vf2 = runHook(env, fwd, 'after-ipvs-fwd');
   if (vf2.kind !== 'accept') return verdictResult(vf2, fwd);
-  return postrouting(env, fwd.pkt, inIf, r.dev, r.nextHop, fwd.ct, fwd.ipvsProperty);
+  return postrouting(env, fwd.pkt, inIf, r.dev, r.nextHop, fwd.ct, fwd.ipvsProperty, fwd.phys);
 }
 
 function postrouting(
@@ -778,9 +797,11 @@ function postrouting(
   nextHop: string,
   ct: CtInfo,
   ipvsProperty = false,
+  phys?: PhysDevs,
 ): StackResult {
   const post = traversal(pkt, 'POSTROUTING', inIf, outIf, nextHop, ct);
   if (ipvsProperty) post.ipvsProperty = true;
+  if (phys) post.phys = phys;
   const v = runHook(env, post);
   if (v.kind !== 'accept') return verdictResult(v, post);
   confirmConn(env, post);
@@ -934,4 +955,83 @@ export function output(
   const v2 = runHook(env, out, 'after-nat');
   if (v2.kind !== 'accept') return verdictResult(v2, out);
   return postrouting(env, out.pkt, null, dev, nextHop, out.ct, out.ipvsProperty);
+}
+
+/**
+ * br_nf_pre_routing (net/bridge/br_netfilter_hooks.c, Linux 6.18): with
+ * bridge-nf-call-iptables=1 an IPv4 frame entering a bridge port runs the IPv4 PREROUTING hooks
+ * (conntrack, nat, ...) with the bridge as in-device (setup_pre_routing: skb->dev becomes the
+ * bridge, nf_bridge->physindev the port), whether the bridge forwards it or keeps it.
+ */
+export function bridgePrerouting(
+  env: StackEnv,
+  pkt: Packet,
+  bridge: string,
+  port: string,
+): { readonly kind: 'accept'; readonly pkt: Packet; readonly ct: CtInfo } | StackResult {
+  const pre = traversal(pkt, 'PREROUTING', bridge, null, null, tracked(env, pkt) ? PENDING : NO_CT);
+  pre.phys = { in: port, out: null };
+  const v = runHook(env, pre);
+  if (v.kind !== 'accept') return verdictResult(v, pre);
+  return { kind: 'accept', pkt: pre.pkt, ct: pre.ct };
+}
+
+/**
+ * br_nf_pre_routing_finish after a DNAT changed the destination: ip_route_input from the
+ * bridge. A route back out of the same bridge is "bridged DNAT" (the frame re-enters the
+ * bridge's forwarding with the new destination's MAC: br_nf_pre_routing_finish_bridge, so the
+ * bridge's rules, hairpin included, apply); anything else goes up the IP stack; no route drops.
+ */
+export function bridgeReroute(
+  env: StackEnv,
+  pkt: Packet,
+  bridge: string,
+): 'bridge' | 'host' | null {
+  const h = env.host.config;
+  if (isLocalAddr(h, pkt.dst)) return 'host';
+  const r = pickRoute(env, pkt.dst);
+  if (!r.route || r.route.type !== 'unicast') {
+    routeEvent(
+      env,
+      pkt,
+      'drop',
+      r.route ? `route-${r.route.type}` : 'no-route',
+      null,
+      null,
+      r.route,
+    );
+    return null;
+  }
+  if (r.dev !== bridge) return 'host';
+  routeEvent(env, pkt, 'forward', 'bridged-dnat', r.dev, r.via, r.route);
+  return 'bridge';
+}
+
+/**
+ * br_nf_forward_ip then br_nf_post_routing: a bridged IPv4 frame through FORWARD (in and out the
+ * bridge, physdev in and out the ports) and POSTROUTING (no in-device, out the bridge), where
+ * conntrack confirms it and a connection's reply gets its NAT undone. No TTL decrement: the frame
+ * is bridged, not routed.
+ */
+export function bridgeForward(
+  env: StackEnv,
+  pkt: Packet,
+  ct: CtInfo,
+  bridge: string,
+  inPort: string,
+  outPort: string,
+  beforePost: () => void,
+): StackResult {
+  const phys = { in: inPort, out: outPort };
+  const fwd = traversal(pkt, 'FORWARD', bridge, bridge, pkt.dst, ct);
+  fwd.phys = phys;
+  const vf = runHook(env, fwd);
+  if (vf.kind !== 'accept') return verdictResult(vf, fwd);
+  beforePost();
+  const post = traversal(fwd.pkt, 'POSTROUTING', null, bridge, pkt.dst, fwd.ct);
+  post.phys = phys;
+  const vp = runHook(env, post);
+  if (vp.kind !== 'accept') return verdictResult(vp, post);
+  confirmConn(env, post);
+  return { kind: 'transmit', pkt: { ...post.pkt, mark: 0 }, outIf: outPort, nextHop: post.pkt.dst };
 }

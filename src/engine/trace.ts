@@ -53,6 +53,29 @@ export interface NftTraceInfo {
   readonly verdict?: string;
 }
 
+/**
+ * - `local`: the frame is for the bridge's own MAC (the pod's gateway): up the host's IP stack;
+ * - `forward`: the bridge sends it out of the port behind which the destination sits;
+ * - `hairpin-drop`: that port is the one it came in on and hairpin mode is off (should_deliver);
+ * - `xmit`: the host's IP stack sends out of the bridge device (br_dev_xmit), to a port;
+ * - `nf-prerouting`, `nf-forward`, `nf-postrouting`: br_netfilter runs the IPv4 hooks
+ *   (bridge-nf-call-iptables=1);
+ * - `nf-off`: bridge-nf-call-iptables=0, so a bridged frame meets no iptables rule and no
+ *   conntrack;
+ * - `dnat-bridged`: after a DNAT in br_netfilter's PREROUTING the new destination sits behind the
+ *   same bridge, so the frame is bridged to it (br_nf_pre_routing_finish_bridge).
+ */
+export type BridgeAction =
+  | 'local'
+  | 'forward'
+  | 'hairpin-drop'
+  | 'xmit'
+  | 'nf-prerouting'
+  | 'nf-forward'
+  | 'nf-postrouting'
+  | 'nf-off'
+  | 'dnat-bridged';
+
 /** The kernel's verdict of a rule or chain, as xtables-monitor prints it. */
 export type Verdict = 'CONTINUE' | 'ACCEPT' | 'DROP' | 'RETURN' | 'JUMP' | 'GOTO' | 'QUEUE';
 
@@ -72,6 +95,20 @@ export type TraceEvent = EventBase &
         readonly nextHop: string;
       }
     | { readonly type: 'receive'; readonly iface: string }
+    | {
+        /**
+         * A Linux bridge's decision about a frame (net/bridge/br_input.c br_handle_frame_finish,
+         * br_forward.c, br_device.c br_dev_xmit) and br_netfilter's passes through the IPv4
+         * hooks (br_netfilter_hooks.c): see BridgeAction.
+         */
+        readonly type: 'bridge';
+        readonly bridge: string;
+        readonly action: BridgeAction;
+        /** The port the frame came in on (null: sent by the host itself, br_dev_xmit). */
+        readonly inPort: string | null;
+        /** The port it leaves by, once known. */
+        readonly outPort: string | null;
+      }
     | {
         readonly type: 'hook';
         readonly hook: Hook;

@@ -109,6 +109,11 @@ export function buildTopology(spec: NetworkSpec): Topology {
       for (const i of h.interfaces) {
         if (i.name === 'lo') continue;
         checkIfName(h.name, i.name);
+        if (i.kind === 'bridge') {
+          // A pod bridge (cni0): STP off, so its ports forward at once (no listening/learning).
+          links.push(`link add ${i.name} netns ${nsOf(ns, h.name)} type bridge stp_state 0`);
+          continue;
+        }
         if (!i.segment) {
           unplugged(h.name, i.name);
           continue;
@@ -229,6 +234,12 @@ function setSysctls(
 function configureHost(ns: string, h: HostSpec): void {
   // Routes after addresses and in spec order: a gateway must be reachable by an earlier route.
   const lines: string[] = ['link set lo up'];
+  // Bridge ports first (ip link set vethX master cni0), then their hairpin mode.
+  for (const i of h.interfaces) {
+    if (!i.master) continue;
+    lines.push(`link set ${i.name} master ${i.master}`);
+    if (i.hairpin) lines.push(`link set ${i.name} type bridge_slave hairpin on`);
+  }
   for (const i of h.interfaces) {
     for (const a of i.addresses) lines.push(`addr add ${a} dev ${i.name}`);
     if (i.name !== 'lo') lines.push(`link set ${i.name} up`);
@@ -271,6 +282,10 @@ function hostSysctls(h: HostSpec): Record<string, string> {
     'net/ipv4/conf/all/accept_local': s.acceptLocal ? '1' : '0',
     'net/ipv4/conf/all/route_localnet': s.routeLocalnet === true ? '1' : '0',
   };
+  // br_netfilter's switch is per network namespace (Linux 5.3+); only hosts with a bridge of
+  // their own get it (the harness's segment switches have no rules at all).
+  if (h.interfaces.some((i) => i.kind === 'bridge'))
+    values['net/bridge/bridge-nf-call-iptables'] = s.bridgeNfCallIptables === false ? '0' : '1';
   for (const i of h.interfaces) {
     // Slash-separated keys: a dot in an interface name (eth0.100) stays a dot.
     const key = `net/ipv4/conf/${i.name}`;

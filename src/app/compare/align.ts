@@ -35,6 +35,8 @@ export function stepKey(s: Step): string {
       return `${head}|${e.fromIf}|${e.toHost}|${e.toIf}`;
     case 'receive':
       return `${head}|${e.iface}`;
+    case 'bridge':
+      return `${head}|${e.bridge}|${e.action}|${e.inPort ?? ''}|${e.outPort ?? ''}`;
     case 'log':
       return `${head}|${e.prefix}`;
     case 'ipvs':

@@ -78,6 +78,8 @@ export const EXPLAIN_ZH: Readonly<Record<string, string>> = {
   'route.local': '{dst} 是本机（{iface} 上）的地址，所以包进入 INPUT。',
   'route.loopback': '环回：出方向的路由已经判定为本机投递。',
   'route.forward': '{dst} 不是本机地址；从 {dev} 转发出去。',
+  'route.bridged-dnat':
+    'br_netfilter：DNAT 之后 {dst} 就在 {dev} 自己后面，帧回到网桥里转给它（桥接，不是路由）。',
   'route.output': '路由：从 {dev} 发出，源地址 {src}。',
   'route.output-local': '路由：{dst} 是本机地址，所以包走 lo。',
   'route.reroute': 'OUTPUT 改了目标地址，内核重新路由：从 {dev} 发出。',
@@ -105,6 +107,23 @@ export const EXPLAIN_ZH: Readonly<Record<string, string>> = {
   'socket.icmp-error': '发起连接的 socket 收到 ICMP 不可达（code {code}）：连接失败。',
   'socket.echo': '内核回应了 ping。',
   'wire.send': '{from} 在 {segment} 上把帧发给 {to}（{iface}）。',
+  'rx.bridge-up':
+    '帧是发给 {iface} 自己的（Pod 的网关）：它作为从 {iface} 进来的包进入 IP 栈；PREROUTING 已经在网桥里跑过。',
+  'bridge.local': '由 {bridge} 桥接：这个帧（从 {in} 进来）发往网桥自己的 MAC，交给主机的 IP 栈。',
+  'bridge.forward': '由 {bridge} 桥接：目的 MAC 在端口 {out} 后面，帧在二层从 {in} 转到 {out}。',
+  'bridge.hairpin-drop':
+    '由 {bridge} 桥接：目的就在帧进来的端口 {in} 后面，而那里没有开启 hairpin 模式：网桥丢弃它。',
+  'bridge.xmit': '主机从 {bridge} 发出；网桥把帧交给下一跳 MAC 所在的端口 {out}。',
+  'bridge.nf-prerouting':
+    'br_netfilter（bridge-nf-call-iptables=1）：从 {in} 进来的桥接帧经过 IPv4 PREROUTING 钩子，入设备是 {bridge}，physdev-in 是 {in}。',
+  'bridge.nf-forward':
+    'br_netfilter：桥接帧经过 IPv4 FORWARD 钩子，进出都是 {bridge}，physdev {in} -> {out}。',
+  'bridge.nf-postrouting':
+    'br_netfilter：桥接帧经过 IPv4 POSTROUTING 钩子，出设备 {bridge}（physdev-out {out}）；conntrack 在这里确认连接或撤销 NAT。',
+  'bridge.nf-off':
+    'bridge-nf-call-iptables=0：{bridge} 处理从 {in} 进来的帧，不经过 iptables，也不经过 conntrack。',
+  'bridge.dnat-bridged':
+    'br_netfilter：DNAT 之后的帧被桥接到 {out}，新的目的地址就在这个端口后面。',
   'wire.left': '包从 {iface} 发往 {nextHop}，离开了模拟的网络。',
   'wire.arp-failed': '在 {iface} 上没有人应答 {nextHop} 的 ARP。',
   drop: '丢弃：{reason}。',

@@ -13,6 +13,7 @@ import { CONNMARK, MARK, connmark, mark } from './xt/mark.ts';
 import { multiport } from './xt/multiport.ts';
 import { DNAT, MASQUERADE, REDIRECT, SNAT } from './xt/nat.ts';
 import { comment, limit, nfacct } from './xt/passive.ts';
+import { physdev } from './xt/physdev.ts';
 import { pkttype } from './xt/pkttype.ts';
 import { CT, NOTRACK, TRACE } from './xt/raw.ts';
 import { recent } from './xt/recent.ts';
@@ -47,6 +48,7 @@ const MATCHES = new Map<string, MatchExtension>(
     limit,
     nfacct,
     pkttype,
+    physdev,
     rpfilter,
     ...UNSUPPORTED_MATCHES,
   ].map((m) => [m.name, m]),

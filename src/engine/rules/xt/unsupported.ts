@@ -1,6 +1,5 @@
 /**
- * Extensions the lab reads (so a real dump loads) but does not evaluate: bridge ports (physdev),
- * socket owners, transparent sockets, queues to user space, packet rewriting the lab does not
+ * Extensions the lab reads (so a real dump loads) but does not evaluate: socket owners, transparent sockets, queues to user space, packet rewriting the lab does not
  * model. Reaching one stops the walk with an explicit "unsupported" step instead of a guess.
  */
 import { o, type MatchExtension, type Options, type TargetExtension } from '../extension.ts';
@@ -20,13 +19,6 @@ const target = (name: string, options: Options): TargetExtension => ({
 });
 
 export const UNSUPPORTED_MATCHES: readonly MatchExtension[] = [
-  match('physdev', {
-    '--physdev-in': o(1, true),
-    '--physdev-out': o(1, true),
-    '--physdev-is-in': o(0, true),
-    '--physdev-is-out': o(0, true),
-    '--physdev-is-bridged': o(0, true),
-  }),
   match('owner', {
     '--uid-owner': o(1, true),
     '--gid-owner': o(1, true),
