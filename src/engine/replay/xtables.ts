@@ -59,7 +59,7 @@ function headerFields(text: string): Record<string, string> {
 
 /** Is this xtables-monitor output (a PACKET: or TRACE: line among the first lines)? */
 export function looksLikeXtables(lines: readonly string[]): boolean {
-  return lines.some((l) => /^\s*(PACKET|TRACE): \d+ /.test(l));
+  return lines.some((l) => /^\s*(PACKET|TRACE):/.test(l));
 }
 
 export function parseXtablesTrace(lines: readonly string[]): ParsedTrace {
