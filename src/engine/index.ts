@@ -64,3 +64,4 @@ export {
   parseIfAddr,
   ipToNum,
 } from './ip.ts';
+export * from './replay/index.ts';

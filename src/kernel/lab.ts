@@ -33,6 +33,8 @@ export interface KernelProbeResult {
   readonly result: AgentResult;
   /** Per traced host: the monitor's blocks seen while this probe ran. */
   readonly traces: ReadonlyMap<string, readonly KernelBlock[]>;
+  /** Per traced host: the monitor's own lines of that slice, as printed (trace fixtures). */
+  readonly rawLines?: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface LabOptions {
@@ -285,6 +287,7 @@ export class KernelLab {
     result: AgentResult,
   ): Promise<KernelProbeResult> {
     const traces = new Map<string, KernelBlock[]>();
+    const rawLines = new Map<string, readonly string[]>();
     for (const [host, mon] of this.monitors) {
       const start = starts.get(host) ?? 0;
       // A live monitor on a loaded machine may lag by seconds; a dead one never answers.
@@ -299,8 +302,9 @@ export class KernelLab {
         host,
         blocks.filter((b) => b.events.length > 0 && !isMarker(b)),
       );
+      rawLines.set(host, mon.lines.slice(start, m));
     }
-    return { probe, earlierPorts, result, traces };
+    return { probe, earlierPorts, result, traces, rawLines };
   }
 
   /** Runs a command in a host's namespace (e.g. to change its rules between probes). */

@@ -1,4 +1,4 @@
-import { Fragment, memo, useDeferredValue, useEffect, useRef } from 'react';
+import { Fragment, memo, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useActions, useLab } from './context.tsx';
 import { stepsOf } from '../store/lab-store.ts';
@@ -7,6 +7,7 @@ import type { Step } from '../model/timeline.ts';
 import { detailOf, verdictOfEvent, whereOf } from './trace-text.ts';
 import { PacketDetails } from './PacketDetails.tsx';
 import { scrollWithin } from './scroll.ts';
+import { ReplayPanel } from '../replay/ReplayPanel.tsx';
 
 /** The event list, as Packet Tracer's simulation mode shows it, synchronised with the token. */
 export function TracePanel() {
@@ -17,6 +18,8 @@ export function TracePanel() {
   const hideMisses = useLab((s) => s.hideMisses);
   const { setStep, setHideMisses } = useActions();
   const body = useRef<HTMLDivElement>(null);
+  // The real trace replayed beside this one takes the panel's place while open.
+  const [replay, setReplay] = useState(false);
   const hidden = hideMisses ? steps.filter((s) => s.miss).length : 0;
   const firstReply = steps.findIndex((s) => s.direction === 'reply');
 
@@ -26,23 +29,40 @@ export function TracePanel() {
   }, [step, hideMisses]);
 
   return (
-    <section className="panel trace-panel" data-testid="trace-panel" aria-label={t('trace.title')}>
+    <section
+      className={`panel trace-panel${replay ? ' replaying' : ''}`}
+      data-testid="trace-panel"
+      aria-label={t('trace.title')}
+    >
       <header className="panel-head">
-        <h2>{t('trace.title')}</h2>
-        <label className="toggle">
-          <input
-            type="checkbox"
-            checked={hideMisses}
-            onChange={(e) => setHideMisses(e.target.checked)}
-            data-testid="trace-matched-only"
-          />
-          {t('trace.matchedOnly')}
-          {hidden > 0 && <span className="muted"> ({t('trace.hidden', { count: hidden })})</span>}
-        </label>
+        <h2>{replay ? t('replay.title') : t('trace.title')}</h2>
+        <button
+          type="button"
+          className="text replay-toggle"
+          onClick={() => setReplay(!replay)}
+          aria-expanded={replay}
+          data-testid="replay-toggle"
+        >
+          {replay ? t('replay.close') : t('replay.open')}
+        </button>
+        {!replay && (
+          <label className="toggle">
+            <input
+              type="checkbox"
+              checked={hideMisses}
+              onChange={(e) => setHideMisses(e.target.checked)}
+              data-testid="trace-matched-only"
+            />
+            {t('trace.matchedOnly')}
+            {hidden > 0 && <span className="muted"> ({t('trace.hidden', { count: hidden })})</span>}
+          </label>
+        )}
       </header>
+      {replay && <ReplayPanel />}
       {/* Focusable, so a keyboard user can scroll the steps with the arrow keys. */}
       <div
         className="panel-body trace-body"
+        hidden={replay}
         ref={body}
         tabIndex={0}
         role="region"
@@ -86,7 +106,7 @@ export function TracePanel() {
           </tbody>
         </table>
       </div>
-      <PacketDetails />
+      {!replay && <PacketDetails />}
     </section>
   );
 }

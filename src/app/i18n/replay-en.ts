@@ -1,0 +1,47 @@
+/** English text of the "Replay a real trace" panel (merged into UI_EN). */
+export const REPLAY_EN = {
+  'replay.open': 'Replay a real trace',
+  'replay.close': 'Back to the simulated trace',
+  'replay.title': 'Real trace beside the simulation',
+  'replay.input': 'Output of xtables-monitor --trace or nft monitor trace',
+  'replay.placeholder':
+    'Paste (or drop a file with) the lines of `xtables-monitor --trace` or `nft monitor trace` taken on a node while the packet passed.',
+  'replay.clear': 'Clear',
+  'replay.packet': 'Traced packet',
+  'replay.packetOption': '{summary} (trace id {id}, {steps} steps, line {line})',
+  'replay.format.xtables': 'xtables-monitor --trace',
+  'replay.format.nft': 'nft monitor trace',
+  'replay.read_one': 'Read as {format}: {count} packet ran a rule.',
+  'replay.read_other': 'Read as {format}: {count} packets ran a rule.',
+  'replay.skipped_one': '{count} line was not trace output and was skipped.',
+  'replay.skipped_other': '{count} lines were not trace output and were skipped.',
+  'replay.error': 'Line {line}, column {column}: {message}',
+  'replay.failed': 'The trace could not be compared: {message}',
+  'replay.noPackets': 'No packet in this text ran a rule: paste the lines of the packet itself.',
+  'replay.agrees':
+    'The real trace agrees with the lab: {same} steps alike on {host}, packet {packet} of the exchange.',
+  'replay.first.verdict':
+    'First disagreement, row {row}: in {where} the kernel’s rule gave “{real}”, the lab’s “{sim}”.',
+  'replay.first.rule':
+    'First disagreement, row {row}: in {where} the kernel ran the rule with handle {real}, the lab the one with handle {sim}.',
+  'replay.first.missing':
+    'First disagreement, row {row}: the lab ran {where} ({sim}); the kernel reported nothing there.',
+  'replay.first.extra':
+    'First disagreement, row {row}: the kernel ran {where} ({real}); the lab did not.',
+  'replay.count_one': '{count} disagreement in all.',
+  'replay.count_other': '{count} disagreements in all.',
+  'replay.show': 'Show that row',
+  'replay.rows': 'The real trace and the simulated one, aligned',
+  'replay.col.n': '#',
+  'replay.col.real': 'Kernel (pasted trace)',
+  'replay.col.sim': 'Lab (simulation, {host})',
+  'replay.col.status': 'Compared',
+  'replay.goto': 'Show step {n} in the lab',
+  'replay.status.same': 'same',
+  'replay.status.verdict': 'other verdict',
+  'replay.status.rule': 'other rule',
+  'replay.status.missing': 'kernel: nothing',
+  'replay.status.extra': 'lab: nothing',
+  'replay.status.tracing': 'tracing rule',
+  'replay.status.optional': 'not traced by the kernel',
+} as const;

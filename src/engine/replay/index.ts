@@ -1,0 +1,15 @@
+/** Replaying a real trace beside the engine's: parsers and alignment. */
+export type { ParsedTrace, RealHop, RealPacket, RealStep, TraceParseError } from './types.ts';
+export { parseRealTrace, MAX_TRACE_CHARS } from './parse.ts';
+export { parseXtablesTrace } from './xtables.ts';
+export { parseNftTrace } from './nft.ts';
+export { simSteps, type SimStep } from './sim-steps.ts';
+export {
+  alignSteps,
+  isDisagreement,
+  replayPacket,
+  type AlignedRow,
+  type Alignment,
+  type ReplayOptions,
+  type RowStatus,
+} from './align.ts';

@@ -1,0 +1,42 @@
+/** Reads pasted trace text, whichever monitor printed it. */
+import { looksLikeNft, parseNftTrace } from './nft.ts';
+import type { ParsedTrace } from './types.ts';
+import { looksLikeXtables, parseXtablesTrace } from './xtables.ts';
+
+/** Longest text read (a few MB of a busy node's trace would still take well under a second). */
+export const MAX_TRACE_CHARS = 4_000_000;
+
+export function parseRealTrace(text: string): ParsedTrace {
+  if (text.length > MAX_TRACE_CHARS)
+    return {
+      format: 'unknown',
+      packets: [],
+      errors: [
+        {
+          line: 1,
+          column: 1,
+          message: `the trace is ${text.length} characters long; paste at most ${MAX_TRACE_CHARS} (one packet's lines are enough)`,
+        },
+      ],
+      unknown: 0,
+    };
+  const lines = text.split('\n');
+  if (looksLikeNft(lines)) return parseNftTrace(lines);
+  if (looksLikeXtables(lines)) return parseXtablesTrace(lines);
+  const blank = lines.every((l) => l.trim() === '');
+  return {
+    format: 'unknown',
+    packets: [],
+    errors: blank
+      ? []
+      : [
+          {
+            line: 1,
+            column: 1,
+            message:
+              'no trace lines found: paste the output of `xtables-monitor --trace` (lines starting PACKET: / TRACE:) or `nft monitor trace` (lines starting "trace id")',
+          },
+        ],
+    unknown: blank ? 0 : lines.length,
+  };
+}
