@@ -64,3 +64,4 @@ export {
   parseIfAddr,
   ipToNum,
 } from './ip.ts';
+export { SUPPORTED_SET_TYPES } from './ipset.ts';
