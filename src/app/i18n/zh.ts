@@ -2,6 +2,7 @@
 import type { UiKey } from './en.ts';
 
 import { VIEWS_ZH } from './views-zh.ts';
+import { OWN_HOST_ZH } from './own-host-zh.ts';
 
 export const UI_ZH: Record<UiKey, string> = {
   'app.tagline': '数据包在 Kubernetes 集群里到底去了哪儿？',
@@ -14,6 +15,8 @@ export const UI_ZH: Record<UiKey, string> = {
   'mode.ipvs': 'IPVS 模式',
   // The Matrix view and Compare side by side (views-zh.ts).
   ...VIEWS_ZH,
+  // The "Your host" view (own-host-zh.ts).
+  ...OWN_HOST_ZH,
   'scenario.more': '场景说明',
   'scenario.less': '收起说明',
   'editor.title': '清单（Manifests）',

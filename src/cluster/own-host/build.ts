@@ -64,7 +64,41 @@ function loExtras(addrs: readonly string[]): string[] {
   return addrs.filter((a) => !/^(127\.0\.0\.1\/8|::1\/128)( scope host)?$/.test(a));
 }
 
-export function buildOwnHost(dumps: readonly OwnDump[], extras: OwnExtras): BuiltHost {
+/** iptables-nft's own tables (ip/ip6 filter, nat, ...): `nft list ruleset` of such a node prints them. */
+const XT_TABLES = /^table (ip|ip6) (filter|nat|mangle|raw|security) \{/gm;
+
+/**
+ * On an iptables-nft node `nft list ruleset` prints the tables iptables-save prints too: given
+ * both, the host would run those rules twice. Said on the nft dump, at each such table.
+ */
+function warnTwice(
+  reports: DumpReport[],
+  texts: Partial<Record<string, { id: string; text: string }>>,
+): void {
+  const nft = texts.nftables;
+  if (!nft || (!texts.rules && !texts.rules6)) return;
+  const i = reports.findIndex((r) => r.id === nft.id);
+  const r = reports[i];
+  if (!r) return;
+  const more: OwnDiagnostic[] = [];
+  for (const m of nft.text.matchAll(XT_TABLES)) {
+    if ((m[1] === 'ip' ? texts.rules : texts.rules6) === undefined) continue;
+    more.push({
+      severity: 'warning',
+      line: nft.text.slice(0, m.index).split('\n').length,
+      column: 1,
+      message: `table ${m[1]} ${m[2]} is iptables-nft's, the same rules as the ${m[1] === 'ip' ? 'iptables' : 'ip6tables'}-save dump: the host runs them twice; remove it from this dump (or remove the iptables-save dump)`,
+    });
+  }
+  if (more.length) reports[i] = { ...r, diagnostics: [...r.diagnostics, ...more] };
+}
+
+/** `tracing`: a packet is to be traced, so a host without addresses is a problem to say. */
+export function buildOwnHost(
+  dumps: readonly OwnDump[],
+  extras: OwnExtras,
+  tracing = true,
+): BuiltHost {
   const reports: DumpReport[] = [];
   const problems: FieldProblem[] = [];
   const ifaces = new Map<string, string[]>();
@@ -136,10 +170,11 @@ export function buildOwnHost(dumps: readonly OwnDump[], extras: OwnExtras): Buil
       ipsetLines.push(...r.lines.map((line) => ({ dump: d.id, line })));
     }
   }
+  warnTwice(reports, texts);
   if (!sawAddr) {
     const addrs = addressesField(extras.addresses, problems);
     if (addrs.length) ifaces.set('eth0', addrs);
-    else if (!problems.length)
+    else if (!problems.length && tracing)
       problems.push({
         field: 'addresses',
         message: "give the host's addresses (no ip -j addr dump was given), e.g. 192.168.50.38/24",

@@ -38,7 +38,7 @@ describe('runOwnHost', () => {
     // The rule events point into the pasted iptables-save.
     const dnat = vip.lab?.runs[0]?.events.find((e) => e.type === 'rule' && e.target === 'DNAT');
     expect(
-      dnat && 'line' in dnat ? fixture('iptables-save.txt').split('\n')[dnat.line - 1] : '',
+      dnat && 'line' in dnat ? fixture('iptables-save.txt').split('\n')[(dnat.line ?? 0) - 1] : '',
     ).toContain('DNAT');
   });
 
@@ -140,5 +140,21 @@ describe('runOwnHost', () => {
       packet: { ...SSH('192.168.50.38'), dport: 'x' },
     });
     expect(bad.problems).toEqual([expect.objectContaining({ field: 'packet.dport' })]);
+  });
+});
+
+describe('iptables-nft twice', () => {
+  it('warns when nft list ruleset repeats the tables of the iptables-save dump', () => {
+    const r = runOwnHost({
+      dumps: [dump('iptables-save.txt'), dump('nft-of-iptables-nft.txt'), dump('ip-addr.json')],
+      extras: EXTRAS,
+      packet: null,
+    });
+    const warnings = r.dumps[1]?.diagnostics.filter((d) => d.severity === 'warning') ?? [];
+    expect(warnings.map((w) => w.line)).toEqual([1, expect.any(Number)]);
+    expect(warnings[0]?.message).toContain('table ip filter');
+    expect(fixture('nft-of-iptables-nft.txt').split('\n')[(warnings[1]?.line ?? 0) - 1]).toBe(
+      'table ip nat {',
+    );
   });
 });

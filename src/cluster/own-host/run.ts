@@ -63,7 +63,7 @@ function withExtra(
 }
 
 export function runOwnHost(input: OwnHostInput): OwnHostResult {
-  const b = buildOwnHost(input.dumps, input.extras);
+  const b = buildOwnHost(input.dumps, input.extras, input.packet !== null);
   const interfaces = ['lo', ...b.spec.interfaces.map((i) => i.name).filter((n) => n !== 'lo')];
   const problems = [...b.problems];
   const extra = new Map<string, OwnDiagnostic[]>();
