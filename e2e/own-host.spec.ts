@@ -94,14 +94,9 @@ test('a bad dump says where; the last trace stays on screen', async ({ lab }) =>
   await paste(lab, '[{"dst": "default",, }]');
   await expect(dumps(lab).nth(4).getByTestId('own-diagnostics')).toContainText('line 1, column');
   // A bad packet field is said under the field.
-  await lab.page
-    .getByRole('button', { name: /Remove Paste a dump/ })
-    .last()
-    .click();
-  await lab.page
-    .getByRole('button', { name: /Remove Paste a dump/ })
-    .last()
-    .click();
+  await lab.page.getByRole('button', { name: 'Remove Pasted text 5' }).click();
+  await lab.page.getByRole('button', { name: 'Remove Pasted text 4' }).click();
+  await expect(dumps(lab)).toHaveCount(3);
   await lab.page.getByTestId('own-dport').fill('99999');
   await expect(lab.page.getByTestId('own-problem-packet.dport')).toContainText('1 to 65535');
 });
