@@ -49,7 +49,7 @@ export interface StartPick {
   readonly restore: Partial<LabDoc> & {
     readonly everyRule?: boolean;
     readonly compare?: string;
-    readonly view?: 'matrix';
+    readonly view?: 'matrix' | 'host';
   };
   /** The saved edit of the slot the lab opens (under a link: the user's own, not shown). */
   readonly saved: EditRecord | null;
@@ -221,7 +221,8 @@ export function startingPoint(
       });
     compare = null;
   }
-  const view = pick.restore.view ?? (flags.params.view === 'matrix' ? 'matrix' : undefined);
+  const asked = flags.params.view;
+  const view = pick.restore.view ?? (asked === 'matrix' || asked === 'host' ? asked : undefined);
   // Half a path (`from` or `to` alone): the other half is the scenario's own first probe's.
   const def = entry.defaultPath;
   if (pick.readable && !restore.path && (p.from ?? p.to) !== null && def)

@@ -65,3 +65,4 @@ export {
   ipToNum,
 } from './ip.ts';
 export * from './replay/index.ts';
+export { SUPPORTED_SET_TYPES } from './ipset.ts';

@@ -56,14 +56,14 @@ export function CompareSelect() {
   );
 }
 
-/** Diagram | Matrix, as two pressed-or-not buttons (keyboard: Tab, then Space or Enter). */
+/** Diagram | Matrix | Your host, as pressed-or-not buttons (keyboard: Tab, then Space or Enter). */
 export function ViewSwitch() {
   const { t } = useTranslation();
   const view = useLab((s) => s.view);
   const a = useActions();
   return (
     <div className="view-switch" role="group" aria-label={t('view.label')}>
-      {(['diagram', 'matrix'] as const).map((v) => (
+      {(['diagram', 'matrix', 'host'] as const).map((v) => (
         <button
           key={v}
           type="button"

@@ -10,6 +10,7 @@ import { Controls } from '../components/Controls.tsx';
 import { StepExplain } from '../components/StepExplain.tsx';
 import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { MatrixView } from '../matrix/MatrixView.tsx';
+import { OwnHostView } from '../own-host/OwnHostView.tsx';
 import { CompareHead, ComparePane, ViewSwitch } from './CompareParts.tsx';
 import '../styles/views.css';
 
@@ -17,6 +18,14 @@ export function LabStage({ stageRef, trail }: { stageRef: Ref<HTMLDivElement>; t
   const view = useLab((s) => s.view);
   const comparing = useLab((s) => s.compare !== null && s.view === 'diagram');
   const switchRef = useRef<HTMLDivElement>(null);
+  if (view === 'host')
+    return (
+      <div className="lab-stage is-host" ref={stageRef}>
+        <ErrorBoundary label="Your host">
+          <OwnHostView lead={<ViewSwitch />} />
+        </ErrorBoundary>
+      </div>
+    );
   return (
     <div
       className={`lab-stage${view === 'matrix' ? ' is-matrix' : ''}${comparing ? ' is-comparing' : ''}`}

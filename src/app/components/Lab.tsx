@@ -20,6 +20,7 @@ import { createNotesStore, type NotesStore } from '../embed/notes.ts';
 import { NO_PARAMS, type EditorMode, type LinkParams } from '../embed/params.ts';
 import { LabStage } from '../compare/LabStage.tsx';
 import { ViewsProvider } from '../compare/views.tsx';
+import { useStore } from 'zustand';
 
 export interface LabProps {
   readonly store: LabStore;
@@ -65,7 +66,10 @@ function FullLab({
 }: LabProps & { params: LinkParams; notes: NotesStore }) {
   const { t } = useTranslation();
   const root = useRef<HTMLDivElement>(null);
-  const [showEditor, setShowEditor] = useState(editorMode !== 'hidden');
+  const [editorOn, setShowEditor] = useState(editorMode !== 'hidden');
+  // Your host has its own inputs and trace: the scenario's editor and panels make way.
+  const ownHost = useStore(store, (s) => s.view === 'host');
+  const showEditor = editorOn && !ownHost;
   // Monaco waits until the diagram is drawn: the first paint never waits for the editor.
   const [editorReady, setEditorReady] = useState(false);
   useEffect(() => {
@@ -79,7 +83,7 @@ function FullLab({
     <button
       type="button"
       className="text editor-toggle"
-      onClick={() => setShowEditor(!showEditor)}
+      onClick={() => setShowEditor(!editorOn)}
       data-testid="editor-toggle"
       aria-pressed={showEditor}
     >
@@ -94,7 +98,7 @@ function FullLab({
             <Header scenarios={scenarios} />
             <ParamNotes notes={notes} />
             <EditNotices />
-            <GatedVerdict after={params.verdictAfter} />
+            {!ownHost && <GatedVerdict after={params.verdictAfter} />}
             <div className="lab-grid">
               {showEditor && (
                 <div className="lab-editor">
@@ -113,14 +117,16 @@ function FullLab({
               )}
               <main className="lab-main">
                 <LabStage stageRef={stage} trail={editorToggle} />
-                <div className="lab-panels">
-                  <ErrorBoundary label="Trace">
-                    <TracePanel />
-                  </ErrorBoundary>
-                  <ErrorBoundary label="Rules">
-                    <RulesPanel />
-                  </ErrorBoundary>
-                </div>
+                {!ownHost && (
+                  <div className="lab-panels">
+                    <ErrorBoundary label="Trace">
+                      <TracePanel />
+                    </ErrorBoundary>
+                    <ErrorBoundary label="Rules">
+                      <RulesPanel />
+                    </ErrorBoundary>
+                  </div>
+                )}
               </main>
             </div>
           </div>

@@ -35,8 +35,8 @@ export interface LinkParams {
   readonly pickers: Pickers;
   /** `compare=VARIANT` (or `original`): that variant side by side (checked against the scenario later). */
   readonly compare: string | null;
-  /** `view=matrix`: the probe matrix instead of the diagram. */
-  readonly view: 'diagram' | 'matrix' | null;
+  /** `view=matrix`: the probe matrix instead of the diagram; `view=host`: Your host. */
+  readonly view: 'diagram' | 'matrix' | 'host' | null;
 }
 
 /** Why a parameter was not used; the texts are `param.*` in the i18n files. */
@@ -84,7 +84,7 @@ const ENUMS = {
   editor: ['hidden', 'readonly', 'edit', 'plain'],
   verdict: ['after', 'always'],
   pickers: ['0', '1', 'path', 'all'],
-  view: ['diagram', 'matrix'],
+  view: ['diagram', 'matrix', 'host'],
   mode: ['iptables', 'nftables', 'ipvs'],
 } as const;
 
@@ -164,7 +164,7 @@ export function readParams(search: string): { params: LinkParams; notes: ParamNo
   const editor = oneOf<EditorMode | 'plain'>('editor');
   const pickers = oneOf<(typeof ENUMS.pickers)[number]>('pickers');
   const compare = text('compare');
-  const view = oneOf<'diagram' | 'matrix'>('view');
+  const view = oneOf<'diagram' | 'matrix' | 'host'>('view');
   return {
     params: {
       scenario,

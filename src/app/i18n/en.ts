@@ -1,6 +1,7 @@
 /** English UI text. Keys are shared with zh.ts; a test checks both have the same keys. */
 import { VIEWS_EN } from './views-en.ts';
 import { REPLAY_EN } from './replay-en.ts';
+import { OWN_HOST_EN } from './own-host-en.ts';
 
 export const UI_EN = {
   'app.tagline': 'Where does a packet go in a Kubernetes cluster?',
@@ -14,6 +15,8 @@ export const UI_EN = {
   // The Matrix view and Compare side by side (views-en.ts).
   ...VIEWS_EN,
   ...REPLAY_EN,
+  // The "Your host" view (own-host-en.ts).
+  ...OWN_HOST_EN,
   'scenario.more': 'About this scenario',
   'scenario.less': 'Hide the description',
   'editor.title': 'Manifests',

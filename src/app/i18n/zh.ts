@@ -3,6 +3,7 @@ import type { UiKey } from './en.ts';
 
 import { VIEWS_ZH } from './views-zh.ts';
 import { REPLAY_ZH } from './replay-zh.ts';
+import { OWN_HOST_ZH } from './own-host-zh.ts';
 
 export const UI_ZH: Record<UiKey, string> = {
   'app.tagline': '数据包在 Kubernetes 集群里到底去了哪儿？',
@@ -16,6 +17,8 @@ export const UI_ZH: Record<UiKey, string> = {
   // The Matrix view and Compare side by side (views-zh.ts).
   ...VIEWS_ZH,
   ...REPLAY_ZH,
+  // The "Your host" view (own-host-zh.ts).
+  ...OWN_HOST_ZH,
   'scenario.more': '场景说明',
   'scenario.less': '收起说明',
   'editor.title': '清单（Manifests）',

@@ -84,7 +84,7 @@ export interface LabState {
   /** The last manifests of the current edit that simulated without errors (null: none known). */
   readonly lastGood: string | null;
   readonly note: LabNote | null;
-  /** What the stage shows: the diagram, or the probe matrix (src/app/matrix). */
+  /** What the stage shows: the diagram, the probe matrix (src/app/matrix) or Your host. */
   readonly view: StageView;
   /**
    * What the lab is compared with, side by side (src/app/compare): a variant's id, `original`
@@ -93,7 +93,8 @@ export interface LabState {
   readonly compare: string | null;
 }
 
-export type StageView = 'diagram' | 'matrix';
+/** `host`: "Your host", a real node's dumps traced (src/app/own-host). */
+export type StageView = 'diagram' | 'matrix' | 'host';
 
 export interface LabActions {
   loadScenario(s: ScenarioEntry, restore?: Partial<LabDoc>, extra?: LoadExtra): void;

@@ -56,7 +56,8 @@ export function fromBase64Url(s: string): Uint8Array {
 export interface ShareView {
   readonly everyRule?: boolean;
   readonly compare?: string | null;
-  readonly view?: 'diagram' | 'matrix';
+  /** `host` is not carried: the user's dumps never leave the browser, the link opens the diagram. */
+  readonly view?: 'diagram' | 'matrix' | 'host';
 }
 
 export function encodeShare(doc: LabDoc, original: string, view: ShareView = {}): string {

@@ -1,0 +1,214 @@
+/**
+ * The host built from the dumps: each dump read by its importer (its kind chosen by the user or
+ * detected), one netfilter dump of each kind, addresses and routes merged across dumps (`ip -j
+ * addr` and `ip -j -6 addr` together), and what no dump gives taken from the form.
+ */
+import type {
+  HostSpec,
+  InterfaceSpec,
+  IpsetSpec,
+  ParseResult,
+  RouteSpec,
+} from '../../engine/index.ts';
+import { detectDump } from './detect.ts';
+import { addressesField, gatewayField, listenersField } from './extras.ts';
+import { importAddr, importRoute } from './ip-json.ts';
+import { importIpset } from './ipset-save.ts';
+import { readNft, readXtables } from './rules-dump.ts';
+import type {
+  DumpKind,
+  DumpReport,
+  FieldProblem,
+  OwnDiagnostic,
+  OwnDump,
+  OwnExtras,
+  OwnNote,
+} from './types.ts';
+import { OWN_HOST } from './types.ts';
+
+/** Where each part of the spec came from, to place the engine's problems in the dumps. */
+export interface Origins {
+  readonly rules?: string;
+  readonly rules6?: string;
+  readonly nftables?: string;
+  readonly ipsets: readonly { dump: string; line: number }[];
+}
+
+export interface BuiltHost {
+  readonly spec: HostSpec;
+  readonly reports: DumpReport[];
+  readonly problems: FieldProblem[];
+  readonly missing: { readonly addresses: boolean; readonly routes: boolean };
+  readonly origins: Origins;
+  /** The engine's parse of each iptables dump, so buildNetwork does not parse it again. */
+  readonly parsed: Map<string, ParseResult>;
+}
+
+const NETFILTER: ReadonlySet<DumpKind> = new Set(['iptables', 'ip6tables', 'nft']);
+
+function mergeInterfaces(
+  into: Map<string, string[]>,
+  kinds: Map<string, InterfaceSpec['kind']>,
+  list: readonly InterfaceSpec[],
+): void {
+  for (const i of list) {
+    const addrs = into.get(i.name) ?? [];
+    for (const a of i.addresses) if (!addrs.includes(a)) addrs.push(a);
+    into.set(i.name, addrs);
+    if (i.kind) kinds.set(i.name, i.kind);
+  }
+}
+
+/** lo's own addresses are the engine's already; only extra ones (a VIP on lo) are kept. */
+function loExtras(addrs: readonly string[]): string[] {
+  return addrs.filter((a) => !/^(127\.0\.0\.1\/8|::1\/128)( scope host)?$/.test(a));
+}
+
+/** iptables-nft's own tables (ip/ip6 filter, nat, ...): `nft list ruleset` of such a node prints them. */
+const XT_TABLES = /^table (ip|ip6) (filter|nat|mangle|raw|security) \{/gm;
+
+/**
+ * On an iptables-nft node `nft list ruleset` prints the tables iptables-save prints too: given
+ * both, the host would run those rules twice. Said on the nft dump, at each such table.
+ */
+function warnTwice(
+  reports: DumpReport[],
+  texts: Partial<Record<string, { id: string; text: string }>>,
+): void {
+  const nft = texts.nftables;
+  if (!nft || (!texts.rules && !texts.rules6)) return;
+  const i = reports.findIndex((r) => r.id === nft.id);
+  const r = reports[i];
+  if (!r) return;
+  const more: OwnDiagnostic[] = [];
+  for (const m of nft.text.matchAll(XT_TABLES)) {
+    if ((m[1] === 'ip' ? texts.rules : texts.rules6) === undefined) continue;
+    more.push({
+      severity: 'warning',
+      line: nft.text.slice(0, m.index).split('\n').length,
+      column: 1,
+      message: `table ${m[1]} ${m[2]} is iptables-nft's, the same rules as the ${m[1] === 'ip' ? 'iptables' : 'ip6tables'}-save dump: the host runs them twice; remove it from this dump (or remove the iptables-save dump)`,
+    });
+  }
+  if (more.length) reports[i] = { ...r, diagnostics: [...r.diagnostics, ...more] };
+}
+
+/** `tracing`: a packet is to be traced, so a host without addresses is a problem to say. */
+export function buildOwnHost(
+  dumps: readonly OwnDump[],
+  extras: OwnExtras,
+  tracing = true,
+): BuiltHost {
+  const reports: DumpReport[] = [];
+  const problems: FieldProblem[] = [];
+  const ifaces = new Map<string, string[]>();
+  const kinds = new Map<string, InterfaceSpec['kind']>();
+  const routes: RouteSpec[] = [];
+  const ipsets: IpsetSpec[] = [];
+  const ipsetLines: { dump: string; line: number }[] = [];
+  const texts: Partial<Record<'rules' | 'rules6' | 'nftables', { id: string; text: string }>> = {};
+  const parsed = new Map<string, ParseResult>();
+  let sawAddr = false;
+  let sawRoute = false;
+  for (const d of dumps) {
+    const detected = detectDump(d.text);
+    const kind = d.kind === 'auto' ? detected : d.kind;
+    const base = { id: d.id, name: d.name, kind, detected };
+    const report = (
+      counts: DumpReport['counts'],
+      diagnostics: readonly OwnDiagnostic[],
+      unsupported: readonly OwnNote[] = [],
+      ignored: readonly OwnNote[] = [],
+    ) => reports.push({ ...base, counts, diagnostics, unsupported, ignored });
+    if (kind === null) {
+      report({}, [
+        {
+          severity: 'error',
+          line: 1,
+          column: 1,
+          message:
+            'not a dump the lab knows: paste the output of iptables-save, ip6tables-save, nft list ruleset, ip -j addr, ip -j route or ipset save (or pick its kind)',
+        },
+      ]);
+      continue;
+    }
+    if (NETFILTER.has(kind)) {
+      const slot = kind === 'iptables' ? 'rules' : kind === 'ip6tables' ? 'rules6' : 'nftables';
+      if (texts[slot]) {
+        report({}, [
+          {
+            severity: 'error',
+            line: 1,
+            column: 1,
+            message: `a second ${kind} dump: the host has one; remove one of them`,
+          },
+        ]);
+        continue;
+      }
+      const r = kind === 'nft' ? readNft(d.text) : readXtables(d.text, kind === 'iptables' ? 4 : 6);
+      report(r.counts, r.diagnostics, r.unsupported);
+      if (r.diagnostics.some((x) => x.severity === 'error')) continue;
+      texts[slot] = { id: d.id, text: d.text };
+      if (kind !== 'nft') parsed.set(d.text, r.parsed as ParseResult);
+    } else if (kind === 'ip-addr') {
+      const r = importAddr(d.text);
+      report(r.counts, r.diagnostics, [], r.ignored);
+      if (r.diagnostics.length) continue;
+      sawAddr = true;
+      mergeInterfaces(ifaces, kinds, r.items);
+    } else if (kind === 'ip-route') {
+      const r = importRoute(d.text);
+      report(r.counts, r.diagnostics, [], r.ignored);
+      if (r.diagnostics.length) continue;
+      sawRoute = true;
+      routes.push(...r.items);
+    } else {
+      const r = importIpset(d.text);
+      report(r.counts, r.diagnostics, r.unsupported);
+      if (r.diagnostics.length) continue;
+      ipsets.push(...r.sets);
+      ipsetLines.push(...r.lines.map((line) => ({ dump: d.id, line })));
+    }
+  }
+  warnTwice(reports, texts);
+  if (!sawAddr) {
+    const addrs = addressesField(extras.addresses, problems);
+    if (addrs.length) ifaces.set('eth0', addrs);
+    else if (!problems.length && tracing)
+      problems.push({
+        field: 'addresses',
+        message: "give the host's addresses (no ip -j addr dump was given), e.g. 192.168.50.38/24",
+      });
+  }
+  if (!sawRoute) routes.push(...gatewayField(extras.gateway, problems));
+  const interfaces: InterfaceSpec[] = [...ifaces].map(([name, addrs]) =>
+    name === 'lo'
+      ? { name, addresses: loExtras(addrs) }
+      : { name, addresses: addrs, kind: kinds.get(name) ?? 'ether' },
+  );
+  const spec: HostSpec = {
+    name: OWN_HOST,
+    role: 'node',
+    interfaces,
+    routes,
+    listeners: listenersField(extras.listeners, problems),
+    ipsets,
+    sysctls: { ipForward: extras.ipForward, routeLocalnet: extras.routeLocalnet },
+    ...(texts.rules ? { rules: texts.rules.text } : {}),
+    ...(texts.rules6 ? { rules6: texts.rules6.text } : {}),
+    ...(texts.nftables ? { nftables: texts.nftables.text } : {}),
+  };
+  return {
+    spec,
+    reports,
+    problems,
+    missing: { addresses: !sawAddr, routes: !sawRoute },
+    origins: {
+      ...(texts.rules ? { rules: texts.rules.id } : {}),
+      ...(texts.rules6 ? { rules6: texts.rules6.id } : {}),
+      ...(texts.nftables ? { nftables: texts.nftables.id } : {}),
+      ipsets: ipsetLines,
+    },
+    parsed,
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * "Your host", end to end: the dumps built into one host (build.ts), the engine's own checks of
+ * it placed back in the dumps, and the packet traced with every outcome enumerated, as the lab's
+ * runLab does for a scenario's probe. The result carries a LabResult, so the page shows it with
+ * the lab's verdict, trace and rules panels.
+ */
+import { buildNetwork, enumerateOutcomes, ipFamily, type HostProblem } from '../../engine/index.ts';
+import type { LabResult, RunView } from '../types.ts';
+import { buildOwnHost, type BuiltHost } from './build.ts';
+import { probeOf } from './probe.ts';
+import type {
+  DumpReport,
+  FieldProblem,
+  OwnDiagnostic,
+  OwnHostInput,
+  OwnHostResult,
+} from './types.ts';
+import { OWN_HOST } from './types.ts';
+
+/** An engine problem of the host, put in the dump it came from (or on the form). */
+function place(
+  b: BuiltHost,
+  p: HostProblem,
+  extra: Map<string, OwnDiagnostic[]>,
+  problems: FieldProblem[],
+): void {
+  const add = (dump: string | undefined, d: OwnDiagnostic) => {
+    if (!dump) return false;
+    extra.set(dump, [...(extra.get(dump) ?? []), d]);
+    return true;
+  };
+  const top = p.field.split('[')[0] as string;
+  const d = p.diagnostic;
+  if ((top === 'rules' || top === 'rules6' || top === 'nftables') && d) {
+    if (
+      add(b.origins[top], {
+        severity: d.severity,
+        line: d.line,
+        column: d.column,
+        message: d.message,
+      })
+    )
+      return;
+  }
+  const set = /^ipsets\[(\d+)\]/.exec(p.field);
+  const origin = set ? b.origins.ipsets[Number(set[1])] : undefined;
+  if (
+    origin &&
+    add(origin.dump, { severity: 'error', line: origin.line, column: 1, message: p.message })
+  )
+    return;
+  problems.push({ field: 'host', message: `${p.field}: ${p.message}` });
+}
+
+function withExtra(
+  reports: readonly DumpReport[],
+  extra: Map<string, OwnDiagnostic[]>,
+): DumpReport[] {
+  return reports.map((r) => {
+    const more = extra.get(r.id);
+    return more ? { ...r, diagnostics: [...r.diagnostics, ...more] } : r;
+  });
+}
+
+export function runOwnHost(input: OwnHostInput): OwnHostResult {
+  const b = buildOwnHost(input.dumps, input.extras, input.packet !== null);
+  const interfaces = ['lo', ...b.spec.interfaces.map((i) => i.name).filter((n) => n !== 'lo')];
+  const problems = [...b.problems];
+  const extra = new Map<string, OwnDiagnostic[]>();
+  const { network, problems: hostProblems } = buildNetwork(
+    { hosts: [b.spec] },
+    { parsed: b.parsed },
+  );
+  for (const p of hostProblems) place(b, p, extra, problems);
+  const reports = withExtra(b.reports, extra);
+  const base = { dumps: reports, missing: b.missing, interfaces };
+  const blocked =
+    !network ||
+    problems.length > 0 ||
+    reports.some((r) => r.diagnostics.some((d) => d.severity === 'error'));
+  if (blocked || !input.packet) return { ...base, problems, lab: null };
+  const probe = probeOf(input.packet, interfaces, problems);
+  if (!probe) return { ...base, problems, lab: null };
+  const dst = probe.kind === 'inject' ? probe.packet.dst : probe.dst;
+  const v6 = ipFamily(dst) === 6;
+  const en = enumerateOutcomes(network, probe);
+  const runs: RunView[] = en.runs.map((r) => ({
+    probability: r.probability,
+    outcome: r.outcome,
+    events: r.events,
+    choices: r.choices,
+  }));
+  const ips = b.spec.interfaces.flatMap((i) => i.addresses.map((a) => a.split('/')[0] as string));
+  const rules = v6 ? b.spec.rules6 : b.spec.rules;
+  const lab: LabResult = {
+    ok: true,
+    diagnostics: [],
+    cluster: {
+      hosts: [
+        {
+          name: OWN_HOST,
+          kind: 'node',
+          ips,
+          node: null,
+          workload: null,
+          namespace: null,
+          zone: null,
+          roles: [],
+          processes: (b.spec.listeners ?? []).map((l) => ({
+            name: l.process,
+            proto: l.proto,
+            address: l.address,
+            port: l.port,
+          })),
+        },
+      ],
+      links: [],
+      vips: [],
+    },
+    choices: null,
+    probe: {
+      from: input.packet.from === 'local' ? `node/${OWN_HOST}` : `wire/${input.packet.iface}`,
+      to: dst,
+      address: dst,
+      port: probe.kind === 'inject' ? probe.packet.dport : probe.dport,
+      proto: input.packet.proto,
+    },
+    runs,
+    ...(en.truncated
+      ? {
+          partial: {
+            covered: en.covered,
+            notComputed: en.notComputed,
+            stoppedBy: en.stoppedBy ?? { limit: 'branches', count: en.runs.length },
+          },
+        }
+      : {}),
+    rules: rules ? { [OWN_HOST]: rules } : {},
+    nftables: b.spec.nftables ? { [OWN_HOST]: b.spec.nftables } : {},
+  };
+  return { ...base, problems, lab };
+}

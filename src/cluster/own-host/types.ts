@@ -1,0 +1,121 @@
+/**
+ * "Your host" (issue 14 §3): a real node's state pasted as the outputs of its own tools
+ * (iptables-save, nft list ruleset, ip -j addr, ip -j route, ipset save), built into one host and
+ * traced. Pure data: it crosses the Web Worker boundary as is.
+ */
+import type { LabResult } from '../types.ts';
+
+/** Which tool printed a dump. */
+export type DumpKind = 'iptables' | 'ip6tables' | 'nft' | 'ip-addr' | 'ip-route' | 'ipset';
+
+export const DUMP_KINDS: readonly DumpKind[] = [
+  'iptables',
+  'ip6tables',
+  'nft',
+  'ip-addr',
+  'ip-route',
+  'ipset',
+];
+
+/** One pasted or dropped text. `kind: 'auto'` lets detectDump decide. */
+export interface OwnDump {
+  readonly id: string;
+  /** The file's name, or a label for a paste. */
+  readonly name: string;
+  readonly text: string;
+  readonly kind: DumpKind | 'auto';
+}
+
+/** Where a problem is: a line and column of a dump's text, or a JSON path in it, or a form field. */
+export interface OwnDiagnostic {
+  readonly severity: 'error' | 'warning';
+  /** 1-based; 0 when the problem has no position in the text (then `path` or `field` says where). */
+  readonly line: number;
+  readonly column: number;
+  /** A JSON path (`[1].addr_info[0].local`) for the JSON dumps. */
+  readonly path?: string;
+  readonly message: string;
+}
+
+/** A rule or route the lab reads but does not evaluate, or leaves out, with its line. */
+export interface OwnNote {
+  readonly line: number;
+  readonly text: string;
+  readonly why: string;
+}
+
+export interface DumpCounts {
+  readonly tables?: number;
+  readonly chains?: number;
+  readonly rules?: number;
+  readonly interfaces?: number;
+  readonly addresses?: number;
+  readonly routes?: number;
+  readonly sets?: number;
+  readonly entries?: number;
+}
+
+export interface DumpReport {
+  readonly id: string;
+  readonly name: string;
+  /** What was used: the user's choice, or what was detected; null when unrecognised. */
+  readonly kind: DumpKind | null;
+  /** What detectDump says the text is (null: nothing it knows). */
+  readonly detected: DumpKind | null;
+  readonly counts: DumpCounts;
+  readonly diagnostics: readonly OwnDiagnostic[];
+  /** Rules parsed but not evaluated (a packet reaching one stops there, said so in the trace). */
+  readonly unsupported: readonly OwnNote[];
+  /** Lines read and left out on purpose (the local table, kernel-made connected routes). */
+  readonly ignored: readonly OwnNote[];
+}
+
+/** The packet to trace: from the wire on an interface, or sent by a local process. */
+export interface OwnPacket {
+  readonly from: 'wire' | 'local';
+  readonly iface: string;
+  readonly proto: 'tcp' | 'udp' | 'sctp' | 'icmp';
+  readonly src: string;
+  readonly sport: string;
+  readonly dst: string;
+  readonly dport: string;
+}
+
+/** The form's fields that stand in for missing dumps, and the host's sysctls. */
+export interface OwnExtras {
+  /** Used when no `ip -j addr` dump is given: addresses on eth0, comma separated. */
+  readonly addresses: string;
+  /** Used when no `ip -j route` dump is given: the default gateway (empty: no default route). */
+  readonly gateway: string;
+  /** Listening sockets, one a line: `sshd tcp 0.0.0.0:22`. */
+  readonly listeners: string;
+  readonly ipForward: boolean;
+  readonly routeLocalnet: boolean;
+}
+
+export interface OwnHostInput {
+  readonly dumps: readonly OwnDump[];
+  readonly extras: OwnExtras;
+  /** Null: build and report the host, trace nothing. */
+  readonly packet: OwnPacket | null;
+}
+
+/** A problem in one of the form's fields. */
+export interface FieldProblem {
+  readonly field: keyof OwnExtras | `packet.${keyof OwnPacket}` | 'host';
+  readonly message: string;
+}
+
+export interface OwnHostResult {
+  readonly dumps: readonly DumpReport[];
+  readonly problems: readonly FieldProblem[];
+  /** What the dumps do not say and the form asks for. */
+  readonly missing: { readonly addresses: boolean; readonly routes: boolean };
+  /** The host's interfaces (for the packet's in-interface). */
+  readonly interfaces: readonly string[];
+  /** The trace, as the lab shows it; null when nothing was traced (or the host has errors). */
+  readonly lab: LabResult | null;
+}
+
+/** The host's name in traces. */
+export const OWN_HOST = 'your-host';
