@@ -24,6 +24,7 @@ import {
   type HostRuntime,
   type HostState,
   type ParsedRules,
+  trimHostConfigs,
 } from './runtime.ts';
 import { output, receive, type StackEnv, type StackResult } from './stack.ts';
 import { Tracer, type TraceEvent } from './trace.ts';
@@ -73,6 +74,7 @@ export function buildNetwork(
     if (!hosts.has(owner))
       problems.push({ host: owner, field: `arpOwners.${ip}`, message: `no host named ${owner}` });
   }
+  trimHostConfigs(spec.hosts.length);
   if (problems.length) return { network: null, problems };
   return { network: { hosts, segments, arpOwners: spec.arpOwners ?? {} }, problems };
 }
