@@ -24,6 +24,7 @@ import {
   type HostRuntime,
   type HostState,
   type ParsedRules,
+  trimHostConfigs,
 } from './runtime.ts';
 import { output, receive, type StackEnv } from './stack.ts';
 import {
@@ -81,6 +82,7 @@ export function buildNetwork(
     if (!hosts.has(owner))
       problems.push({ host: owner, field: `arpOwners.${ip}`, message: `no host named ${owner}` });
   }
+  trimHostConfigs(spec.hosts.length);
   if (problems.length) return { network: null, problems };
   return { network: { hosts, segments, arpOwners: spec.arpOwners ?? {} }, problems };
 }

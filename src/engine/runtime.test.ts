@@ -59,3 +59,25 @@ describe('host configs kept by content between builds', () => {
     expect(none?.routes.find((r) => !r.connected)?.metric).toBe(0);
   });
 });
+
+describe('host configs are not kept forever', () => {
+  const pod = (i: number, round: number): HostSpec => ({
+    name: `p${i}`,
+    interfaces: [{ name: 'eth0', addresses: [`10.${round}.${i >> 8}.${i & 255}/32`] }],
+  });
+  const build = (round: number, extra: HostSpec[] = []) =>
+    buildNetwork({ hosts: [...Array.from({ length: 300 }, (_, i) => pod(i, round)), ...extra] })
+      .network;
+
+  it('a host no recent network had is built anew; one every network has is kept', () => {
+    const kept: HostSpec = {
+      name: 'kept',
+      interfaces: [{ name: 'eth0', addresses: ['10.200.0.1/24'] }],
+    };
+    const first = build(1, [kept]);
+    for (let round = 2; round <= 6; round++) build(round, [kept]);
+    const again = build(1, [kept]);
+    expect(again?.hosts.get('p0')?.config).not.toBe(first?.hosts.get('p0')?.config);
+    expect(again?.hosts.get('kept')?.config).toBe(first?.hosts.get('kept')?.config);
+  });
+});

@@ -65,8 +65,23 @@ function parsedByText(text: string): ReturnType<typeof parseRuleset> {
  * never changed once built (state lives in HostState); the key is written so that values JSON
  * cannot tell apart (NaN, Infinity, -0, undefined in a list) still give different keys.
  */
-const configsByContent = new Map<string, ReturnType<typeof buildHostConfig>>();
-const CONFIGS_KEPT = 50_000;
+const configsByContent = new Map<
+  string,
+  { readonly built: ReturnType<typeof buildHostConfig>; gen: number }
+>();
+let configGeneration = 0;
+
+/**
+ * Called once per network built with `hosts` hosts: drops the configs no host of the last three
+ * networks used, once the cache outgrows them (a node's config and key are ~1 MB at 5,000 pods;
+ * a worker re-simulating for hours must not keep every version).
+ */
+export function trimHostConfigs(hosts: number): void {
+  configGeneration++;
+  if (configsByContent.size <= 4 * hosts + 256) return;
+  for (const [k, v] of configsByContent)
+    if (v.gen < configGeneration - 3) configsByContent.delete(k);
+}
 
 function exactJson(_key: string, v: unknown): unknown {
   if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0)))
@@ -80,12 +95,9 @@ function cachedConfig(spec: HostSpec): ReturnType<typeof buildHostConfig> {
     exactJson,
   );
   let hit = configsByContent.get(key);
-  if (!hit) {
-    hit = buildHostConfig(spec);
-    if (configsByContent.size >= CONFIGS_KEPT) configsByContent.clear();
-    configsByContent.set(key, hit);
-  }
-  return hit;
+  if (hit) hit.gen = configGeneration;
+  else configsByContent.set(key, (hit = { built: buildHostConfig(spec), gen: configGeneration }));
+  return hit.built;
 }
 
 /**
