@@ -219,3 +219,38 @@ for (const [w, h] of [
         await lab.shot(`matrix-${w}-${theme}-${lang}`);
         if (axe) await expectAxeClean(lab.page, `matrix ${w} ${theme} ${lang}`);
       });
+
+test('the matrix in the lab’s kube-proxy mode; compare the same probe in another mode', async ({
+  lab,
+}) => {
+  test.setTimeout(150_000);
+  await open(lab, `${NODEPORT}&variant=a-etp-local&${CORE}&editor=plain`);
+  await lab.page.getByTestId('view-matrix').click();
+  await matrixDone(lab);
+  const core = cell(lab, 'client/external', 'nodeport/web@core-1');
+  const detail = lab.page.getByTestId('matrix-detail');
+  await core.hover();
+  await expect(detail).toContainText('filter:KUBE-EXTERNAL-SERVICES');
+  // The mode switch reruns the matrix: nftables drops in kube-proxy's own table.
+  await lab.page.getByTestId('mode-picker').selectOption('nftables');
+  await matrixDone(lab);
+  await lab.page.getByTestId('matrix-status').hover();
+  await core.hover();
+  await expect(detail).toContainText('ip kube-proxy nodeport-endpoints-check');
+  await expect(core).toHaveAttribute('data-matches', 'true');
+  // Compare with iptables mode: the same variant and probe, the other mode in the pane.
+  const picker = lab.page.getByTestId('compare-picker');
+  await expect(picker.locator('option[value="mode:iptables"]')).toHaveText(
+    'Compare with: the same probe in iptables mode',
+  );
+  await expect(picker.locator('option[value="mode:nftables"]')).toHaveCount(0);
+  await picker.selectOption('mode:iptables');
+  await lab.page.getByTestId('view-diagram').click();
+  const head = lab.page.getByTestId('compare-head');
+  await expect(head).toHaveAttribute('data-status', 'ready', { timeout: 20_000 });
+  await expect(head).toContainText('nftables mode');
+  await expect(head).toContainText('iptables mode');
+  await expect(lab.page.getByTestId('divergence-b')).toContainText('KUBE-EXTERNAL-SERVICES');
+  await lab.shot('compare-modes-1280-light-en');
+  await expectAxeClean(lab.page, 'compare two kube-proxy modes, light, en');
+});

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { nftRows, type NftView } from '../model/nft-view.ts';
+import { RuleLine } from './RuleLine.tsx';
 
 /**
  * kube-proxy's nftables table on an nftables-mode node, as the `nft -f` transaction the generator
@@ -35,17 +36,14 @@ export const NftRules = memo(function NftRules({
             {t('rules.nftGap', { count: r.gap })}
           </div>
         ) : (
-          <div
+          <RuleLine
             key={r.line}
-            className={`rule-line${matched.has(r.line) ? ' matched' : ''}${r.line === current ? ' current' : ''}`}
-            data-line={r.line}
-            title={matched.has(r.line) ? t('rules.matched') : undefined}
+            line={r.line}
+            matched={matched.has(r.line)}
+            current={r.line === current}
           >
-            <span className="ln">{r.line}</span>
-            <code>
-              <NftText text={r.text} />
-            </code>
-          </div>
+            <NftText text={r.text} />
+          </RuleLine>
         ),
       )}
     </div>

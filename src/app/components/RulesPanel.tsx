@@ -12,6 +12,7 @@ import {
 import { scrollWithin } from './scroll.ts';
 import { IpvsView } from './IpvsView.tsx';
 import { NftRules } from './NftRules.tsx';
+import { RuleLine } from './RuleLine.tsx';
 
 const AUTO = '';
 const NO_TABLES: readonly TableView[] = [];
@@ -216,15 +217,14 @@ const ChainBlock = memo(function ChainBlock({
               {t('rules.gap', { count: r.gap })}
             </div>
           ) : (
-            <div
+            <RuleLine
               key={r.line}
-              className={`rule-line${matched.has(r.line) ? ' matched' : ''}${r.line === current ? ' current' : ''}`}
-              data-line={r.line}
-              title={matched.has(r.line) ? t('rules.matched') : undefined}
+              line={r.line}
+              matched={matched.has(r.line)}
+              current={r.line === current}
             >
-              <span className="ln">{r.line}</span>
-              <code>{r.text}</code>
-            </div>
+              {r.text}
+            </RuleLine>
           ),
         )}
     </div>
