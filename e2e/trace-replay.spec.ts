@@ -28,7 +28,7 @@ async function open(page: Page, query: string): Promise<void> {
 test('a real xtables-monitor trace agrees; an edited one disagrees at the edited rule', async ({
   lab,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(240_000);
   const page = lab.page;
   await open(page, VIP);
   await page.getByTestId('replay-toggle').click();
@@ -83,7 +83,7 @@ test('a real xtables-monitor trace agrees; an edited one disagrees at the edited
 test('nft monitor trace: a missing rule, several packets to pick from, and Chinese', async ({
   lab,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(240_000);
   const page = lab.page;
   await open(
     page,
