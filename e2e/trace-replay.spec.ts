@@ -7,6 +7,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from '@playwright/test';
 import { expect, test, SCREENS } from './fixtures/lab.fixture.ts';
 import { expectAxeClean } from './fixtures/axe.ts';
 
@@ -16,12 +17,20 @@ const FIXTURES = join(import.meta.dirname, '../src/cluster/testing/trace-fixture
 const fixture = (f: string) => readFileSync(join(FIXTURES, f), 'utf8');
 const VIP = 'editor=plain&scenario=vip22-sshd-or-service&variant=lb-service';
 
+/** lab.open with room for a loaded machine: the first answer may take longer than 5 s. */
+async function open(page: Page, query: string): Promise<void> {
+  await page.goto(`/?${query}`);
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-outcome', /.+/, {
+    timeout: 30_000,
+  });
+}
+
 test('a real xtables-monitor trace agrees; an edited one disagrees at the edited rule', async ({
   lab,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(240_000);
   const page = lab.page;
-  await lab.open(VIP);
+  await open(page, VIP);
   await page.getByTestId('replay-toggle').click();
   const input = page.getByTestId('replay-input');
   await input.fill(fixture('vip22-lb-service.xtables.txt'));
@@ -46,6 +55,8 @@ test('a real xtables-monitor trace agrees; an edited one disagrees at the edited
   await expect(first).toHaveAttribute('data-testid', 'replay-row-8');
   await expect(first).toContainText('10: nat KUBE-SVC-LLAB3WV3ANBXYNCK rule 0x25');
   await expect(first).toContainText('rule @2 · jump KUBE-SEP-J4NUN26B4NBMR2RL');
+  // The rows scroll inside the panel so the edited one is shown, once the panel is on screen.
+  await page.getByTestId('replay-rows').scrollIntoViewIfNeeded();
   await expect(first).toBeInViewport();
   await lab.shot('trace-replay-disagrees-1280');
   await expectAxeClean(page, 'replay panel, disagreeing trace');
@@ -59,7 +70,7 @@ test('a real xtables-monitor trace agrees; an edited one disagrees at the edited
 
   // Kept across a reload, panel closed: open it again and the text is there.
   await page.reload();
-  await expect(lab.verdict).toHaveAttribute('data-outcome', /.+/);
+  await expect(lab.verdict).toHaveAttribute('data-outcome', /.+/, { timeout: 30_000 });
   await page.getByTestId('replay-toggle').click();
   await expect(page.getByTestId('replay-input')).toHaveValue(/KUBE-SEP-OTHERPOD0000000/);
   await expect(page.locator('.replay-table tr.first')).toHaveCount(1);
@@ -72,9 +83,10 @@ test('a real xtables-monitor trace agrees; an edited one disagrees at the edited
 test('nft monitor trace: a missing rule, several packets to pick from, and Chinese', async ({
   lab,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(240_000);
   const page = lab.page;
-  await lab.open(
+  await open(
+    page,
     'editor=plain&scenario=internal-traffic-policy-local&variant=agent-everywhere&mode=nftables&lang=zh',
   );
   await page.getByTestId('replay-toggle').click();

@@ -180,17 +180,20 @@ function Verdict({ a, onShow }: { a: Alignment; onShow: () => void }) {
 
 function AlignedRows({ a, onPick }: { a: Alignment; onPick: (seq: number) => void }) {
   const { t } = useTranslation();
-  const body = useRef<HTMLElement | null>(null);
+  const body = useRef<HTMLDivElement>(null);
   const show = (i: number) => {
     const el = body.current?.querySelector<HTMLElement>(`[data-row="${i}"]`);
     if (body.current && el) scrollWithin(body.current, el, 'center');
     el?.querySelector<HTMLButtonElement>('button')?.focus();
   };
+  // After the frame's layout: the rows and the panel's new height are settled by then.
   useEffect(() => {
-    if (a.first !== null) {
+    if (a.first === null) return;
+    const id = requestAnimationFrame(() => {
       const el = body.current?.querySelector<HTMLElement>(`[data-row="${a.first}"]`);
       if (body.current && el) scrollWithin(body.current, el, 'center');
-    }
+    });
+    return () => cancelAnimationFrame(id);
   }, [a]);
   // An extra row has no step of its own: it moves the lab to the lab's step before it.
   let lastSeq: number | null = null;
@@ -200,6 +203,8 @@ function AlignedRows({ a, onPick }: { a: Alignment; onPick: (seq: number) => voi
       <Verdict a={a} onShow={() => a.first !== null && show(a.first)} />
       <div
         className="replay-body"
+        ref={body}
+        tabIndex={0}
         role="region"
         aria-label={t('replay.rows')}
         data-testid="replay-rows"
