@@ -5,7 +5,7 @@
  * and JSON path; keyboard, axe, screenshots at 1280x720 and 1920x1080.
  */
 import { readFileSync } from 'node:fs';
-import { expect, test, type LabPage } from './fixtures/lab.fixture.ts';
+import { SCREENS, expect, test, type LabPage } from './fixtures/lab.fixture.ts';
 import { expectAxeClean } from './fixtures/axe.ts';
 
 test.use({ viewport: { width: 1280, height: 720 }, reducedMotion: 'reduce' });
@@ -172,5 +172,10 @@ for (const [w, h] of [
       await trace(lab, '192.168.50.100', '22');
       await expect(lab.verdict).toHaveAttribute('data-outcome', /.+/, { timeout: 20_000 });
       await lab.shot(`own-host-${w}-${lang}`);
+      // The whole page: the trace and the rules panels are below the inputs.
+      await lab.page.screenshot({
+        path: `${SCREENS}/own-host-${w}-${lang}-full.png`,
+        fullPage: true,
+      });
       if (w === 1280) await expectAxeClean(lab.page, `your host, traced, ${lang}`);
     });

@@ -40,13 +40,14 @@ describe('readable URL parameters', () => {
     ]);
   });
 
-  it('view is diagram or matrix; anything else is said and ignored', () => {
+  it('view is diagram, matrix or host; anything else is said and ignored', () => {
     const { params, notes } = readParams('?view=table&compare=etp-local');
     expect(params.view).toBeNull();
     expect(params.compare).toBe('etp-local');
     expect(notes).toEqual([
-      { kind: 'invalid', param: 'view', value: 'table', hint: 'diagram | matrix' },
+      { kind: 'invalid', param: 'view', value: 'table', hint: 'diagram | matrix | host' },
     ]);
+    expect(readParams('?view=host').params.view).toBe('host');
   });
 
   it('takes step=end, pickers=all, embed without a value, and editor=plain as an editable textarea', () => {
