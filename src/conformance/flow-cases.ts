@@ -11,7 +11,7 @@ export function describeFlowCases(
   title: string,
   cases: readonly CorpusCase[],
   counts: { readonly cases: number; readonly flows: number },
-  run: (
+  flowsOf: (
     c: CorpusCase & { readonly setup: NonNullable<CorpusCase['setup']> },
   ) => readonly FlowResult[],
 ): void {
@@ -24,7 +24,7 @@ export function describeFlowCases(
     for (const c of cases) {
       it(c.id, () => {
         if (!c.setup) throw new Error(`${c.id}: the fixture case has no setup to generate from`);
-        const got = run({ ...c, setup: c.setup }).map((r) => ({
+        const got = flowsOf({ ...c, setup: c.setup }).map((r) => ({
           name: r.flow.name,
           output: r.output,
           masq: r.masq,
