@@ -39,6 +39,8 @@ export function whereOf(e: TraceEvent): string {
       return e.iface;
     case 'wire':
       return `${e.fromIf} → ${e.toHost}/${e.toIf}`;
+    case 'bridge':
+      return `${e.bridge} · bridge`;
     default:
       return '';
   }
@@ -72,6 +74,8 @@ export function detailOf(e: TraceEvent): string {
       return [e.action, e.service, e.realServer && `→ ${e.realServer}`].filter(Boolean).join(' ');
     case 'wire':
       return e.segment;
+    case 'bridge':
+      return [e.action, e.inPort, e.outPort && `→ ${e.outPort}`].filter(Boolean).join(' ');
     default:
       return '';
   }

@@ -76,6 +76,14 @@ function slotFor(e: TraceEvent, prev: Slot | undefined): Slot {
       return { kind: 'in', iface: e.iface };
     case 'wire':
       return { kind: 'out', iface: e.fromIf };
+    case 'bridge':
+      // A bridged frame enters by a port and leaves by one; br_netfilter's hooks between are
+      // their own hook steps (the FORWARD / POSTROUTING rows), so the rest stays where it was.
+      if (e.action === 'nf-prerouting' || e.action === 'nf-off' || e.action === 'local')
+        return { kind: 'in', iface: e.inPort ?? e.bridge };
+      if (e.action === 'xmit' || e.action === 'hairpin-drop')
+        return { kind: 'out', iface: e.outPort ?? e.bridge };
+      return prev ?? { kind: 'in', iface: e.inPort ?? e.bridge };
     case 'hook':
     case 'rule':
     case 'miss':
@@ -110,6 +118,7 @@ function slotFor(e: TraceEvent, prev: Slot | undefined): Slot {
 
 function endOf(e: TraceEvent): Step['end'] {
   if (e.type === 'drop') return 'drop';
+  if (e.type === 'bridge' && e.action === 'hairpin-drop') return 'drop';
   if (e.type === 'rule' && e.verdict === 'DROP') return e.target === 'REJECT' ? 'reject' : 'drop';
   if (e.type === 'policy' && e.verdict === 'DROP') return 'drop';
   if (e.type === 'route' && (e.decision === 'drop' || e.decision === 'unreachable')) return 'drop';
