@@ -20,10 +20,10 @@ export const EXIT = { ok: 0, mismatch: 1, input: 2, bug: 70 } as const;
 
 export const HELP = `hookpath: where does this packet go?
 
-  hookpath run SCENARIO.yaml... [--variant ID] [--mode iptables|nftables] [--json]
+  hookpath run SCENARIO.yaml... [--variant ID] [--mode iptables|nftables|ipvs] [--json]
       run every probe of the scenarios (in every kube-proxy mode they list) and compare with
       their expectations
-  hookpath rules SCENARIO.yaml --node NAME [--variant ID] [--mode iptables|nftables] [--iptables]
+  hookpath rules SCENARIO.yaml --node NAME [--variant ID] [--mode iptables|nftables|ipvs] [--iptables]
       print the node's rules as kube-proxy writes them: iptables-save (plus the node's own rules)
       in iptables mode, the nft -f text of its kube-proxy table in nftables mode (--iptables: the
       node's own iptables rules instead)
