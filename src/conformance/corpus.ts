@@ -1,4 +1,4 @@
-/** One case of a conformance corpus (../shared/conformance/*.json and the test fixtures copied from it). */
+/** One case of a conformance corpus (the shared kube-proxy corpus files and the test fixtures copied from them). */
 import type { Flow } from './flows.ts';
 import type { Setup } from './setup.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Test helper: the flows of corpus cases (fixtures copied from ../shared/conformance) through
+ * Test helper: the flows of corpus cases (fixtures copied from the shared conformance corpus) through
  * rules generated for each case, one test per case, compared as kube-proxy's tests compare them
  * (the output and whether the packet was masqueraded).
  */
