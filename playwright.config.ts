@@ -13,6 +13,9 @@ export default defineConfig({
   outputDir: 'test-results',
   timeout: 30_000,
   fullyParallel: false,
+  // One retry: a rare hang of Chromium's screenshot capture on a loaded machine (a test that
+  // passes in 7 s alone timed out once in CI). A retried test is listed as "flaky" in the report.
+  retries: 1,
   workers: 1,
   reporter: [['list']],
   use: {

@@ -9,7 +9,9 @@ import { expect } from '@playwright/test';
 import { test } from './fixtures/console.fixture.ts';
 
 const DIST = 'dist';
-const MAX_BYTES = 8_000_000;
+// 8 MB until the Your host and trace replay views came with workers of their own (8.22 MB):
+// 8.5 MB while each worker carries its own copy of the engine; one shared worker brings it back.
+const MAX_BYTES = 8_500_000;
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
