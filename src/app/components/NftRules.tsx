@@ -5,14 +5,17 @@ import { RuleLine } from './RuleLine.tsx';
 
 /**
  * kube-proxy's nftables table on an nftables-mode node, as the `nft -f` transaction the generator
- * wrote; the `add rule` lines this packet matched so far highlighted, the current step's one
+ * wrote (or a pasted `nft list ruleset`, under its own `title`); the `add rule` lines this packet matched so far highlighted, the current step's one
  * marked (same classes as the iptables rules, so the panel scrolls it into view).
  */
 export const NftRules = memo(function NftRules({
+  title,
   view,
   matchedKey,
   current,
 }: {
+  /** The heading: whose ruleset this is. */
+  title: string;
   view: NftView;
   /** The matched lines, joined: a string keeps memo's comparison cheap and exact. */
   matchedKey: string;
@@ -27,9 +30,9 @@ export const NftRules = memo(function NftRules({
       data-testid="rules-nft"
       role="group"
       tabIndex={0}
-      aria-label={t('rules.nftTitle')}
+      aria-label={title}
     >
-      <div className="rules-table-name">{t('rules.nftTitle')}</div>
+      <div className="rules-table-name">{title}</div>
       {nftRows(view).map((r) =>
         'gap' in r ? (
           <div key={`gap-${r.gap}-${view.total}`} className="rule-gap muted">

@@ -46,7 +46,7 @@ describe('RuleLine', () => {
     const text =
       'add table ip kube-proxy\nadd chain ip kube-proxy services\nadd rule ip kube-proxy services drop';
     const { container } = wrap(
-      <NftRules view={digestNft(text, new Set([3]))} matchedKey="3" current={3} />,
+      <NftRules title="t" view={digestNft(text, new Set([3]))} matchedKey="3" current={3} />,
       'zh',
     );
     const lines = [...container.querySelectorAll('.rule-line')];

@@ -17,8 +17,11 @@ import { RuleLine } from './RuleLine.tsx';
 const AUTO = '';
 const NO_TABLES: readonly TableView[] = [];
 
-/** The current node's iptables-save, rules this packet matched highlighted, current one in view. */
-export function RulesPanel() {
+/**
+ * The current node's iptables-save, rules this packet matched highlighted, current one in view.
+ * `pasted`: the rules are a user's own dumps (Your host), not what kube-proxy wrote.
+ */
+export function RulesPanel({ source = 'scenario' }: { source?: 'scenario' | 'pasted' }) {
   const { t } = useTranslation();
   const rules = useDeferredValue(useLab((s) => s.result?.rules ?? null));
   const nft = useDeferredValue(useLab((s) => s.result?.nftables ?? null));
@@ -124,13 +127,16 @@ export function RulesPanel() {
         )}
         {nftView && (
           <NftRules
+            title={t(source === 'pasted' ? 'rules.nftPastedTitle' : 'rules.nftTitle')}
             view={nftView}
             matchedKey={[...nftMatched].sort((x, y) => x - y).join(',')}
             current={nftCurrent}
           />
         )}
         {nftView && tables.length > 0 && (
-          <h3 className="rules-host-iptables">{t('rules.hostIptables')}</h3>
+          <h3 className="rules-host-iptables">
+            {t(source === 'pasted' ? 'rules.pastedIptables' : 'rules.hostIptables')}
+          </h3>
         )}
         {!tables.length && host && !nftView && <p className="muted">{t('rules.none', { host })}</p>}
         {tables.map((tb) => (

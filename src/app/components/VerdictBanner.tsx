@@ -2,7 +2,16 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ClusterView, RunView } from '../../cluster/types.ts';
 import { useActions, useLab } from './context.tsx';
-import { outcomeLabel, partialNote, percent, toneOf, verdictOf } from '../model/verdict.ts';
+import {
+  outcomeLabel,
+  partialNote,
+  percent,
+  toneOf,
+  verdictOf,
+  type Tone,
+} from '../model/verdict.ts';
+
+const TONE_ICON: Readonly<Record<Tone, string>> = { ok: '✓', info: '→', warn: '⊘', bad: '✕' };
 
 /** Branch chips shown before "show all": hundreds of endpoints must not bury the answer. */
 export const CHIPS_SHOWN = 12;
@@ -46,7 +55,7 @@ export function VerdictBanner() {
       aria-live="polite"
     >
       <span className="verdict-icon" aria-hidden="true">
-        {tone === 'ok' ? '✓' : tone === 'warn' ? '⊘' : '✕'}
+        {TONE_ICON[tone]}
       </span>
       <span className="verdict-text" data-testid="verdict-text">
         {t(v.key, v.params ?? {})}

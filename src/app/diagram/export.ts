@@ -11,7 +11,7 @@ export interface ExportInfo {
   readonly subtitle: string;
   readonly packet: string;
   readonly verdict: string;
-  readonly tone: 'ok' | 'warn' | 'bad';
+  readonly tone: 'ok' | 'info' | 'warn' | 'bad';
 }
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -33,6 +33,7 @@ const FONT = ['font-size', 'font-weight', 'letter-spacing'] as const;
 
 const TONE: Readonly<Record<ExportInfo['tone'], string>> = {
   ok: '#15803d',
+  info: '#1d4ed8',
   warn: '#b45309',
   bad: '#dc2626',
 };

@@ -187,6 +187,8 @@ export const UI_EN = {
   'rules.gap': '… {count} more rules, not near a rule the packet matched …',
   'rules.title': 'Rules',
   'rules.nftTitle': 'kube-proxy’s nftables table (nft -f), nftables mode',
+  'rules.nftPastedTitle': 'Your nftables ruleset (nft list ruleset, as pasted)',
+  'rules.pastedIptables': 'Your iptables rules (iptables-save, as pasted)',
   'rules.nftGap_one': '… {count} more line, not near a rule the packet can match …',
   'rules.nftGap_other': '… {count} more lines, not near a rule the packet can match …',
   'rules.hostIptables': 'The node’s own iptables rules',

@@ -181,6 +181,8 @@ export const UI_ZH: Record<UiKey, string> = {
   'rules.gap': '… 另有 {count} 条规则，不在数据包匹配的规则附近 …',
   'rules.title': '规则',
   'rules.nftTitle': 'kube-proxy 的 nftables 表（nft -f），nftables 模式',
+  'rules.nftPastedTitle': '你粘贴的 nftables 规则集（nft list ruleset）',
+  'rules.pastedIptables': '你粘贴的 iptables 规则（iptables-save）',
   'rules.nftGap_one': '… 另有 {count} 行，不在数据包可能匹配的规则附近 …',
   'rules.nftGap_other': '… 另有 {count} 行，不在数据包可能匹配的规则附近 …',
   'rules.hostIptables': '节点自己的 iptables 规则',

@@ -113,8 +113,17 @@ export function percent(p: number): string {
 }
 
 /** The colour of an outcome: answered, refused (an answer, but no), or nothing came back. */
-export function toneOf(kind: RunView['outcome']['kind']): 'ok' | 'warn' | 'bad' {
-  return kind === 'answered' || kind === 'delivered' ? 'ok' : kind === 'refused' ? 'warn' : 'bad';
+export type Tone = 'ok' | 'info' | 'warn' | 'bad';
+
+/**
+ * The colour of an outcome. A packet that left through an interface towards a next hop outside
+ * the modelled network (a single pasted host forwarding it, a cluster routing it to the internet)
+ * is neither success nor failure: the lab cannot see what happens next, so it is `info`.
+ */
+export function toneOf(kind: RunView['outcome']['kind']): Tone {
+  if (kind === 'answered' || kind === 'delivered') return 'ok';
+  if (kind === 'forwarded') return 'info';
+  return kind === 'refused' ? 'warn' : 'bad';
 }
 
 /** A share of the probability for a sentence: never "0" for a computed branch, never "100" for a part. */

@@ -44,7 +44,7 @@ export function OwnTrace() {
               <TracePanel />
             </ErrorBoundary>
             <ErrorBoundary label="Rules">
-              <RulesPanel />
+              <RulesPanel source="pasted" />
             </ErrorBoundary>
           </div>
         </LabProvider>
