@@ -10,7 +10,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { runLab } from '../../cluster/lab.ts';
 import { runOwnHost } from '../../cluster/own-host/run.ts';
-import type { LabResult } from '../../cluster/lab.ts';
+import type { LabResult } from '../../cluster/types.ts';
 import { LabProvider } from './context.tsx';
 import { RulesPanel } from './RulesPanel.tsx';
 import { createLabStore } from '../store/lab-store.ts';
