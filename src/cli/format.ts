@@ -59,7 +59,7 @@ export function traceLines(events: readonly TraceEvent[], fmt: TraceFormat = {})
       case 'return':
         what = e.nft
           ? `${e.nft.family} ${e.nft.table} ${e.nft.chain} return (end of chain)`
-          : `${xtablesNotation(e) ?? e.type}${e.explain.key === 'chain.repeat' ? '  (walked before with this same packet: not walked again)' : ''}`;
+          : `${xtablesNotation(e) ?? e.type}${e.explain.key === 'chain.repeat' ? '  (walked before with this same packet, same result: said in one step)' : ''}`;
         break;
       case 'policy':
         what = nftNotation(e) ?? xtablesNotation(e) ?? e.type;

@@ -8,7 +8,7 @@ import type { Packet } from './packet.ts';
 import { protoNumber } from './rules/header.ts';
 import type { MarkOp, NatOp, RejectWith, TargetOp } from './rules/target-op.ts';
 import type { Chain, Hook, Rule, Table } from './rules/types.ts';
-import type { CtSnapshot, Tracer, Verdict } from './trace.ts';
+import type { CtSnapshot, NewEvent, TraceEvent, Tracer, Verdict } from './trace.ts';
 import type { IpvsConn } from './ipvs/table.ts';
 
 /** The packet and its metadata while it crosses one hook; targets may rewrite it. */
@@ -72,6 +72,11 @@ export const WALK_LIMITS = {
   evaluations: 1_000_000,
   /** Trace events of one probe run (all hosts, hooks and packets together). */
   events: 100_000,
+  /**
+   * Trace events of pure chains replayed in one table walk (see TableWalk.repeat). The kernel
+   * traces a chain each time it is entered; so does the lab, up to this many replayed events.
+   */
+  replayed: 4_000,
 };
 
 const PURE_TARGETS = new Set<TargetOp['kind']>(['none', 'accept', 'drop', 'return', 'reject']);
@@ -161,12 +166,18 @@ class TableWalk {
    * `gen` changes whenever the packet or its connection changes. A pure chain that came back
    * without a verdict at generation g comes back again at g: it is not walked a second time,
    * which keeps a walk linear in the rules it visits (40 chains that each jump twice to the next
-   * would otherwise take 2^40 steps).
+   * would otherwise take 2^40 steps). Its recorded events are replayed instead, as the kernel
+   * would trace them, within WALK_LIMITS.replayed; past it, one summary step says so.
    */
   private gen = 0;
-  private readonly returned = new Map<Chain, { gen: number; evaluations: number }>();
-  private readonly entered: { chain: Chain; evaluations: number }[] = [];
+  private readonly returned = new Map<
+    Chain,
+    { gen: number; evaluations: number; events: readonly TraceEvent[] | null }
+  >();
+  /** Chains being walked: where their events start in the trace. */
+  private readonly entered: { chain: Chain; evaluations: number; start: number }[] = [];
   private evaluations = 0;
+  private replayed = 0;
 
   constructor(
     private readonly env: ChainEnv,
@@ -268,8 +279,30 @@ class TableWalk {
 
   private leaving(c: Chain): void {
     const e = this.entered.pop();
-    if (e && e.chain === c && isPure(c))
-      this.returned.set(c, { gen: this.gen, evaluations: this.evaluations - e.evaluations });
+    if (!e || e.chain !== c || !isPure(c)) return;
+    const all = this.env.tracer.events;
+    const events = all.length - e.start <= WALK_LIMITS.replayed ? all.slice(e.start) : null;
+    this.returned.set(c, { gen: this.gen, evaluations: this.evaluations - e.evaluations, events });
+  }
+
+  /**
+   * A pure chain entered again by the same packet: its events again (the kernel traces every
+   * rule of every entry, nft_trace / ipt_do_table's trace), without walking it; a summary step
+   * once the replay budget is spent.
+   */
+  private repeat(next: Chain, seen: { evaluations: number; events: readonly TraceEvent[] | null }) {
+    const events = seen.events;
+    if (events && this.replayed + events.length <= WALK_LIMITS.replayed) {
+      this.replayed += events.length;
+      for (const e of events) {
+        // The tracer numbers and places the copy; the rest is the same step.
+        // eslint-disable-next-line @typescript-eslint/no-unused-vars
+        const { seq, host, trackId, packetId, ...step } = e;
+        this.emit(step as NewEvent);
+      }
+      return;
+    }
+    this.emitReturn(next, 'chain.repeat', { chain: next.name, count: seen.evaluations });
   }
 
   /** Leaves the chain without a verdict: to the rule after the jump, or to the base policy. */
@@ -290,9 +323,9 @@ class TableWalk {
   private endOfChain(): TableVerdict | null {
     const { t, table, base } = this;
     this.flushMiss(this.chain.rules.length);
-    if (this.chain !== base) this.leaving(this.chain);
     const frame = this.stack.pop();
     if (this.chain === base || (!frame && this.chain.builtin)) {
+      if (this.chain !== base) this.leaving(this.chain);
       const policy = base.policy ?? 'ACCEPT';
       this.emit({
         type: 'policy',
@@ -309,6 +342,8 @@ class TableWalk {
       return policy === 'ACCEPT' ? { kind: 'accept' } : { kind: 'drop', rule: null };
     }
     this.emitReturn(this.chain, 'chain.return', { chain: this.chain.name });
+    // After its return step: a replay of this chain ends with it, as the kernel's trace does.
+    this.leaving(this.chain);
     if (frame) {
       this.chain = frame.chain;
       this.i = frame.next;
@@ -345,14 +380,18 @@ class TableWalk {
     const seen = this.returned.get(next);
     if (seen && seen.gen === this.gen) {
       // Same pure chain, same packet: it comes back without a verdict again.
-      this.emitReturn(next, 'chain.repeat', { chain: next.name, count: seen.evaluations });
+      this.repeat(next, seen);
       // A goto'd chain that comes back returns to the caller of this chain.
       if (!isJump) this.backToCaller();
       return;
     }
     if (isJump) this.stack.push({ chain: this.chain, next: this.i });
     else if (this.chain !== this.base) this.entered.pop();
-    this.entered.push({ chain: next, evaluations: this.evaluations });
+    this.entered.push({
+      chain: next,
+      evaluations: this.evaluations,
+      start: this.env.tracer.events.length,
+    });
     this.chain = next;
     this.i = 0;
   }

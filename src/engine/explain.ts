@@ -70,7 +70,7 @@ export const EXPLAIN_EN: Readonly<Record<string, string>> = {
     'IPVS ({hook}): the real server {server} of {service} is on this host; the packet goes on to the local socket with its destination rewritten.',
   'chain.return': 'End of {chain}: back to the calling chain.',
   'chain.repeat':
-    '{chain} was already walked with this same packet at this hook and came back without a verdict; it would do the same again, so the lab does not repeat its {count} rule evaluation(s).',
+    '{chain} was already walked with this same packet at this hook and came back without a verdict. The kernel walks it again, with the same result; this trace already repeats many such walks, so the lab says this one in one step instead of its {count} rule evaluation(s).',
   'limit.walk':
     'The lab stops here: {what} (in {chain}). The kernel would go on; the lab cannot show a walk this long, so it does not guess the result.',
   'chain.policy.accept': 'End of {table} {chain}: policy ACCEPT.',

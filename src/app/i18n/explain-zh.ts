@@ -57,7 +57,7 @@ export const EXPLAIN_ZH: Readonly<Record<string, string>> = {
     'IPVS（{hook}）：{service} 的真实服务器 {server} 就在本机；包改写目标地址后继续交给本地 socket。',
   'chain.return': '{chain} 走到末尾：回到调用它的链。',
   'chain.repeat':
-    '{chain} 已经在这个钩子上用同一个包走过一遍，并且没有给出判决就返回了；再走一遍结果相同，所以实验室不再重复它的 {count} 次规则求值。',
+    '{chain} 已经在这个钩子上用同一个包走过一遍，并且没有给出判决就返回了。内核会再走一遍，结果相同；这条轨迹里这样的重复已经很多，所以实验室用一步概括这一次，不再列出它的 {count} 次规则求值。',
   'limit.walk':
     '实验室在这里停下：{what}（在 {chain} 中）。内核会继续走下去；实验室无法展示这么长的遍历，因此不猜测结果。',
   'chain.policy.accept': '{table} {chain} 走到末尾：默认策略 ACCEPT。',
