@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { runLab } from '../../cluster/lab.ts';
-import { runOwnHost } from '../../cluster/own-host/run.ts';
+import { pastedVip22 } from '../testing/own-host-fixtures.ts';
 import type { LabResult } from '../../cluster/types.ts';
 import { LabProvider } from './context.tsx';
 import { RulesPanel } from './RulesPanel.tsx';
@@ -35,29 +35,8 @@ function show(result: LabResult, source: 'scenario' | 'pasted', lang: 'en' | 'zh
   );
 }
 
-function pasted(): LabResult {
-  const dump = (name: string) => ({
-    id: name,
-    name,
-    kind: 'auto' as const,
-    text: read(`src/cluster/own-host/fixtures/${name}`),
-  });
-  const r = runOwnHost({
-    dumps: ['nft-ruleset.txt', 'iptables-save.txt', 'ip-addr.json', 'ip-route.json'].map(dump),
-    extras: { addresses: '', gateway: '', listeners: '', ipForward: true, routeLocalnet: false },
-    packet: {
-      from: 'wire',
-      iface: 'eth0',
-      proto: 'tcp',
-      src: '192.168.50.10',
-      sport: '40000',
-      dst: '192.168.50.100',
-      dport: '22',
-    },
-  });
-  if (!r.lab) throw new Error(`no lab: ${JSON.stringify(r.problems)}`);
-  return r.lab;
-}
+const pasted = () =>
+  pastedVip22(['nft-ruleset.txt', 'iptables-save.txt', 'ip-addr.json', 'ip-route.json']);
 
 afterEach(cleanup);
 

@@ -6,15 +6,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
-import { readFileSync } from 'node:fs';
 import { runLab } from '../../cluster/lab.ts';
-import { runOwnHost } from '../../cluster/own-host/run.ts';
 import { miniWith } from '../../cluster/testing/mini-scenario.ts';
 import { createI18n } from '../i18n/index.ts';
 import { partialNote } from '../model/verdict.ts';
 import { readScenario } from '../scenario/entry.ts';
 import { createLabStore } from '../store/lab-store.ts';
 import { podResult } from '../testing/lab-fixtures.ts';
+import { pastedVip22 } from '../testing/own-host-fixtures.ts';
 import { labView, type LabView } from '../worker/view.ts';
 import { LabProvider } from './context.tsx';
 import { VerdictBanner } from './VerdictBanner.tsx';
@@ -86,29 +85,8 @@ describe('verdict of a partial enumeration', () => {
 
 describe('a packet that left the modelled network', () => {
   /** VIP:22 pasted on cp-1 alone: DNAT to the Service pod, which sits on another host. */
-  function forwarded(): LabView {
-    const fixture = (name: string) => ({
-      id: name,
-      name,
-      kind: 'auto' as const,
-      text: readFileSync(`src/cluster/own-host/fixtures/${name}`, 'utf8'),
-    });
-    const r = runOwnHost({
-      dumps: ['iptables-save.txt', 'ip-addr.json', 'ip-route.json'].map(fixture),
-      extras: { addresses: '', gateway: '', listeners: '', ipForward: true, routeLocalnet: false },
-      packet: {
-        from: 'wire',
-        iface: 'eth0',
-        proto: 'tcp',
-        src: '192.168.50.10',
-        sport: '40000',
-        dst: '192.168.50.100',
-        dport: '22',
-      },
-    });
-    if (!r.lab) throw new Error('no lab result');
-    return labView(r.lab);
-  }
+  const forwarded = () =>
+    labView(pastedVip22(['iptables-save.txt', 'ip-addr.json', 'ip-route.json']));
 
   it('is neither a success nor a failure: the info tone, an arrow, the next hop named', () => {
     show(forwarded());
