@@ -3,7 +3,8 @@
  * layout and cells to the listener; a newer compute on the slot (or the returned stop) ends the
  * older. Without Worker support the same handler runs in this thread, between frames.
  */
-import { createMatrixHandler, type MatrixHandler } from './matrix-handler.ts';
+import { workerChannel, type WorkerLike } from './channel.ts';
+import { createMatrixHandler } from './matrix-handler.ts';
 import type {
   MatrixInput,
   MatrixRequest,
@@ -12,12 +13,7 @@ import type {
   OpenMatrix,
 } from './matrix-protocol.ts';
 
-export interface MatrixWorkerLike {
-  postMessage(msg: MatrixRequest): void;
-  terminate(): void;
-  onmessage: ((e: MessageEvent<MatrixResponse>) => void) | null;
-  onerror: ((e: ErrorEvent | Event) => void) | null;
-}
+export type MatrixWorkerLike = WorkerLike<MatrixRequest, MatrixResponse>;
 
 export interface MatrixClientOptions {
   createWorker: () => MatrixWorkerLike | null;
@@ -33,8 +29,6 @@ export interface MatrixClient {
 }
 
 export function createMatrixClient(opts: MatrixClientOptions): MatrixClient {
-  let worker: MatrixWorkerLike | null = null;
-  let local: Promise<MatrixHandler> | null = null;
   let nextId = 1;
   const listeners = new Map<number, MatrixListener>();
   const bySlot = new Map<MatrixSlot, number>();
@@ -46,56 +40,35 @@ export function createMatrixClient(opts: MatrixClientOptions): MatrixClient {
       listeners.delete(r.id);
     l(r);
   };
-
-  const ensure = (): ((m: MatrixRequest) => void) => {
-    if (worker) return (m) => worker?.postMessage(m);
-    if (!local) {
-      let w: MatrixWorkerLike | null = null;
-      try {
-        w = opts.createWorker();
-      } catch {
-        w = null;
-      }
-      if (w) {
-        worker = w;
-        w.onmessage = (e) => deliver(e.data);
-        w.onerror = (e) => {
-          if ('preventDefault' in e) e.preventDefault();
-          // A crashed worker: every waiting matrix is told; the next compute starts a new one.
-          w?.terminate();
-          worker = null;
-          for (const id of [...listeners.keys()])
-            deliver({ type: 'error', id, message: 'the matrix worker stopped' });
-        };
-        return (m) => w?.postMessage(m);
-      }
-      local = opts
-        .loadInThread()
-        .then((open) => createMatrixHandler(open, deliver, (fn) => setTimeout(fn, 16)));
-    }
-    const l = local;
-    return (m) => void l.then((h) => h.receive(m));
-  };
+  const channel = workerChannel<MatrixRequest, MatrixResponse>({
+    createWorker: opts.createWorker,
+    loadInThread: async (d) =>
+      createMatrixHandler(await opts.loadInThread(), d, (fn) => setTimeout(fn, 16)),
+    deliver,
+    // Every waiting matrix is told; the next compute starts a new worker.
+    crashed: () => {
+      for (const id of [...listeners.keys()])
+        deliver({ type: 'error', id, message: 'the matrix worker stopped' });
+    },
+  });
 
   return {
     compute(slot, input, listener) {
       const id = nextId++;
-      const send = ensure();
       const old = bySlot.get(slot);
       if (old !== undefined) listeners.delete(old);
       bySlot.set(slot, id);
       listeners.set(id, listener);
-      send({ type: 'matrix', id, slot, input });
+      channel.send({ type: 'matrix', id, slot, input });
       return () => {
         if (!listeners.has(id)) return;
         listeners.delete(id);
-        send({ type: 'cancel', id });
+        channel.send({ type: 'cancel', id });
       };
     },
     dispose() {
       listeners.clear();
-      worker?.terminate();
-      worker = null;
+      channel.dispose();
     },
   };
 }

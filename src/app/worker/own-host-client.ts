@@ -3,15 +3,11 @@
  * (an older request's answer is dropped). Without Worker support the same code runs in this
  * thread. A crashed worker answers every waiting run with an error; the next run starts a new one.
  */
+import { workerChannel, type WorkerLike } from './channel.ts';
 import { createOwnHostHandler } from './own-host-handler.ts';
 import type { OwnHostInput, OwnHostView, OwnRequest, OwnResponse } from './own-host-protocol.ts';
 
-export interface OwnWorkerLike {
-  postMessage(msg: OwnRequest): void;
-  terminate(): void;
-  onmessage: ((e: MessageEvent<OwnResponse>) => void) | null;
-  onerror: ((e: ErrorEvent | Event) => void) | null;
-}
+export type OwnWorkerLike = WorkerLike<OwnRequest, OwnResponse>;
 
 export type OwnOutcome =
   | { readonly kind: 'result'; readonly result: OwnHostView; readonly ms: number }
@@ -27,8 +23,6 @@ export function createOwnHostClient(opts: {
   createWorker: () => OwnWorkerLike | null;
   loadInThread: () => Promise<(input: OwnHostInput) => OwnHostView>;
 }): OwnHostClient {
-  let worker: OwnWorkerLike | null = null;
-  let send: ((m: OwnRequest) => void) | null = null;
   let nextId = 1;
   const waiting = new Map<number, (o: OwnOutcome) => void>();
   const deliver = (r: OwnResponse) => {
@@ -47,45 +41,27 @@ export function createOwnHostClient(opts: {
         : { kind: 'error', message: r.message },
     );
   };
-  const ensure = (): ((m: OwnRequest) => void) => {
-    if (send) return send;
-    let w: OwnWorkerLike | null = null;
-    try {
-      w = opts.createWorker();
-    } catch {
-      w = null;
-    }
-    if (w) {
-      worker = w;
-      w.onmessage = (e) => deliver(e.data);
-      w.onerror = (e) => {
-        if ('preventDefault' in e) e.preventDefault();
-        w?.terminate();
-        worker = null;
-        send = null;
-        for (const id of [...waiting.keys()])
-          deliver({ type: 'error', id, message: 'the worker stopped' });
-      };
-      return (send = (m) => w?.postMessage(m));
-    }
-    const local = opts.loadInThread().then((run) => createOwnHostHandler(run, deliver));
-    return (send = (m) => void local.then((h) => h.receive(m)));
-  };
+  const channel = workerChannel<OwnRequest, OwnResponse>({
+    createWorker: opts.createWorker,
+    loadInThread: async (d) => createOwnHostHandler(await opts.loadInThread(), d),
+    deliver,
+    crashed: () => {
+      for (const id of [...waiting.keys()])
+        deliver({ type: 'error', id, message: 'the worker stopped' });
+    },
+  });
   return {
     run(input) {
       const id = nextId++;
-      const post = ensure();
       return new Promise((resolve) => {
         waiting.set(id, resolve);
-        post({ type: 'own', id, input });
+        channel.send({ type: 'own', id, input });
       });
     },
     dispose() {
       for (const done of waiting.values()) done({ kind: 'superseded' });
       waiting.clear();
-      worker?.terminate();
-      worker = null;
-      send = null;
+      channel.dispose();
     },
   };
 }

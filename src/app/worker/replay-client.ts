@@ -3,14 +3,10 @@
  * newer replay was asked for meanwhile (the user kept typing). Without Worker support the
  * handler runs in this thread (loaded on first use).
  */
+import { workerChannel, type WorkerLike } from './channel.ts';
 import type { ReplayInput, ReplayRequest, ReplayResponse, ReplayView } from './replay-protocol.ts';
 
-export interface ReplayWorkerLike {
-  postMessage(msg: ReplayRequest): void;
-  terminate(): void;
-  onmessage: ((e: MessageEvent<ReplayResponse>) => void) | null;
-  onerror: ((e: ErrorEvent | Event) => void) | null;
-}
+export type ReplayWorkerLike = WorkerLike<ReplayRequest, ReplayResponse>;
 
 export interface ReplayClient {
   replay(input: ReplayInput): Promise<ReplayView | { readonly error: string } | null>;
@@ -23,8 +19,6 @@ export function createReplayClient(opts: {
   createWorker: () => ReplayWorkerLike | null;
   loadInThread: () => Promise<Handle>;
 }): ReplayClient {
-  let worker: ReplayWorkerLike | null = null;
-  let tried = false;
   let latest = 0;
   const waiting = new Map<number, (r: ReplayResponse) => void>();
 
@@ -33,47 +27,32 @@ export function createReplayClient(opts: {
     waiting.delete(r.id);
     w?.(r);
   };
-
-  const ensure = (): ReplayWorkerLike | null => {
-    if (worker || tried) return worker;
-    tried = true;
-    try {
-      worker = opts.createWorker();
-    } catch {
-      worker = null;
-    }
-    if (worker) {
-      worker.onmessage = (e) => deliver(e.data);
-      worker.onerror = (e) => {
-        if ('preventDefault' in e) e.preventDefault();
-        worker?.terminate();
-        worker = null;
-        tried = false;
-        for (const id of [...waiting.keys()])
-          deliver({ type: 'error', id, message: 'the replay worker stopped' });
-      };
-    }
-    return worker;
-  };
+  const channel = workerChannel<ReplayRequest, ReplayResponse>({
+    createWorker: opts.createWorker,
+    loadInThread: async (d) => {
+      const handle = await opts.loadInThread();
+      return { receive: (m) => d(handle(m)) };
+    },
+    deliver,
+    crashed: () => {
+      for (const id of [...waiting.keys()])
+        deliver({ type: 'error', id, message: 'the replay worker stopped' });
+    },
+  });
 
   return {
     async replay(input) {
       const id = ++latest;
-      const msg: ReplayRequest = { type: 'replay', id, input };
-      const w = ensure();
-      const r = w
-        ? await new Promise<ReplayResponse>((resolve) => {
-            waiting.set(id, resolve);
-            w.postMessage(msg);
-          })
-        : (await opts.loadInThread())(msg);
+      const r = await new Promise<ReplayResponse>((resolve) => {
+        waiting.set(id, resolve);
+        channel.send({ type: 'replay', id, input });
+      });
       if (id !== latest) return null;
       return r.type === 'replayed' ? r.view : { error: r.message };
     },
     dispose() {
       waiting.clear();
-      worker?.terminate();
-      worker = null;
+      channel.dispose();
     },
   };
 }
