@@ -151,16 +151,13 @@ export class KernelLab {
   }
 
   /**
-   * Replaces a host's IPv4 ruleset, as kube-proxy does when a Service comes or goes: the
+   * Replaces a host's IPv4 iptables ruleset, as kube-proxy does when a Service comes or goes: the
    * iptables tables go, the new dump is restored, the trace table stays. Conntrack entries
-   * survive, as they do on a real node. The lab's spec follows, for the engine.
+   * survive, as they do on a real node. The lab's spec follows, for the engine. The host's nft
+   * tables are loaded again after it (see load).
    */
   setRules(host: string, rules: string): void {
-    const ns = this.nsOf(host);
-    const drop = XT_TABLES.map((t) => `nft delete table ip ${t} 2>/dev/null;`).join(' ');
-    nsRun(ns, 'sh', ['-c', `${drop} iptables-restore`], rules);
-    this.updateHost(host, (h) => ({ ...h, rules }));
-    if (this.monitors.has(host)) this.handles.set(host, readHandles(ns));
+    this.load(host, { rules });
   }
 
   /**
@@ -169,15 +166,39 @@ export class KernelLab {
    * table stay. As kube-proxy's sync would, conntrack entries survive.
    */
   setNftables(host: string, nftables: string): void {
+    this.load(host, { nftables });
+  }
+
+  /**
+   * Loads a host's new rules (either kind, or both) so that its hooks are registered in the
+   * order the engine assumes (src/engine/nft/hooks.ts): the iptables tables first, then the nft
+   * tables. At equal priority the kernel runs the later-registered hook first
+   * (nf_hook_entries_grow, net/netfilter/core.c; nat chains likewise in the NAT core's list,
+   * nf_nat_register_fn, net/netfilter/nf_nat_core.c), so the order decides which of two nat
+   * chains at dstnat binds a connection. iptables-nft-restore without --noflush deletes each
+   * table it restores and creates it anew (NFT_COMPAT_TABLE_FLUSH is sent as NFT_MSG_DELTABLE,
+   * nft_action in iptables/nft.c), registering its base chains again after the nft tables: so a
+   * new iptables ruleset takes the nft tables down and loads them again after it. The trace table
+   * (priority -350, nothing else there) stays.
+   */
+  load(host: string, next: { readonly rules?: string; readonly nftables?: string }): void {
     const ns = this.nsOf(host);
-    const before = this.current.hosts.find((h) => h.name === host)?.nftables ?? '';
-    const drop = [
-      ...new Set([...before.matchAll(/^add table (ip6?) (\S+)/gm)].map((m) => `${m[1]} ${m[2]}`)),
-    ]
+    const before = this.current.hosts.find((h) => h.name === host);
+    const nftables = next.nftables ?? before?.nftables ?? '';
+    const dropNft = nftTableNames(before?.nftables ?? '')
       .map((t) => `nft delete table ${t} 2>/dev/null;`)
       .join(' ');
-    nsRun(ns, 'sh', ['-c', `${drop} nft -f -`], nftables);
-    this.updateHost(host, (h) => ({ ...h, nftables }));
+    if (next.rules !== undefined) {
+      const dropXt = XT_TABLES.map((t) => `nft delete table ip ${t} 2>/dev/null;`).join(' ');
+      nsRun(ns, 'sh', ['-c', `${dropNft} ${dropXt} iptables-restore`], next.rules);
+    } else nsRun(ns, 'sh', ['-c', dropNft]);
+    if (nftables.trim() !== '') nsRun(ns, 'nft', ['-f', '-'], nftables);
+    this.updateHost(host, (h) => ({
+      ...h,
+      ...(next.rules !== undefined ? { rules: next.rules } : {}),
+      ...(next.nftables !== undefined ? { nftables: next.nftables } : {}),
+    }));
+    if (this.monitors.has(host)) this.handles.set(host, readHandles(ns));
   }
 
   /**
@@ -319,6 +340,15 @@ export class KernelLab {
     for (const m of this.monitors.values()) m.stop();
     this.topo.teardown();
   }
+}
+
+/**
+ * The tables an nft text creates, as `family name`: `add table ip kube-proxy` (kube-proxy's
+ * transaction form) and `table inet x {` (nft's block form) alike.
+ */
+export function nftTableNames(text: string): string[] {
+  const re = /^\s*(?:add\s+)?table\s+(ip6?|inet|arp|bridge|netdev)\s+([^\s{]+)/gm;
+  return [...new Set([...text.matchAll(re)].map((m) => `${m[1]} ${m[2]}`))];
 }
 
 function hasRules(h: HostSpec): boolean {

@@ -8,6 +8,8 @@ import {
   CLIENT_IP,
   CLUSTER_IP,
   EMPTY_IP,
+  EQUAL_PRIORITY_IPTABLES,
+  EQUAL_PRIORITY_NFT,
   LB_IP,
   NODE_IP,
   NODE_POD_IP,
@@ -21,7 +23,8 @@ import { parseNftRuleset } from '../engine/index.ts';
 import { CommandError, deleteNamespace, nsRun, run, RUN_PREFIX } from './netns.ts';
 import { crossCheck } from './compare.ts';
 import { expectAgreement, traceOf } from './expect.ts';
-import { KernelLab } from './lab.ts';
+import { KernelLab, nftTableNames } from './lab.ts';
+import { verdictText } from './verdict.ts';
 import { describeKernel } from './support.ts';
 
 const probe = (dst: string, dport: number) =>
@@ -124,6 +127,59 @@ describeKernel('the NAT core: nat chains by priority inside one NAT hook', () =>
     const c = await crossCheck(l(), probe(NODE_IP, 7001));
     expectAgreement(c, `answered "pod-b" src=${CLIENT_IP}`);
     expect(traceOf(c, 'node')).toContain('ip nat PREROUTING rule @2 accept');
+  });
+});
+
+/**
+ * Two nat chains at dstnat (-100), kube-proxy-style nft and iptables' nat PREROUTING, DNAT port
+ * 7002 to pod-a and pod-b respectively. The kernel runs the later-registered first
+ * (nf_hook_entries_grow, net/netfilter/core.c: a new hook goes before the first of equal or
+ * higher priority; the NAT core's own list the same way, nf_nat_register_fn in nf_nat_core.c)
+ * and the NAT core stops at the first binding (nf_nat_inet_fn). The engine assumes the iptables
+ * tables were registered first (src/engine/nft/hooks.ts); KernelLab.load keeps the kernel so.
+ */
+describeKernel('equal priority: the later-registered nat chain binds first', () => {
+  let lab: KernelLab | null = null;
+  beforeAll(async () => {
+    lab = await KernelLab.start(nftNodeNetwork(EQUAL_PRIORITY_NFT, EQUAL_PRIORITY_IPTABLES), {
+      monitor: 'nft',
+      trace: ['node'],
+    });
+  });
+  afterAll(() => lab?.close());
+  const l = () => lab as KernelLab;
+  /** The kernel's handle of a table: a table deleted and created anew gets a new one. */
+  const tableHandle = (table: string) =>
+    /# handle (\d+)/.exec(
+      nsRun(l().ns('node'), 'nft', ['-a', 'list', 'table', ...table.split(' ')]),
+    )?.[1];
+  const podA = `answered "pod-a" src=${CLIENT_IP}`;
+  const podB = `answered "pod-b" src=${CLIENT_IP}`;
+
+  it("iptables loaded first, nft second (the engine's order): the nft chain binds", async () => {
+    expect(nftTableNames(EQUAL_PRIORITY_NFT)).toEqual(['ip tie']);
+    const c = await crossCheck(l(), probe(NODE_IP, 7002));
+    expectAgreement(c, podA);
+    expect(traceOf(c, 'node').some((s) => s.startsWith('ip nat PREROUTING'))).toBe(false);
+  });
+
+  it("a plain iptables-restore re-creates its tables: now iptables' nat binds first", async () => {
+    const before = tableHandle('ip nat');
+    nsRun(l().ns('node'), 'iptables-restore', [], EQUAL_PRIORITY_IPTABLES);
+    expect(tableHandle('ip nat')).not.toBe(before);
+    await l().refreshTrace('node');
+    const c = await crossCheck(l(), probe(NODE_IP, 7002));
+    // The same rules, the other order: the kernel now disagrees with the engine's assumption.
+    expect(verdictText(c.kernel)).toBe(podB);
+    expect(verdictText(c.engine)).toBe(podA);
+  });
+
+  it('KernelLab.load after new iptables rules loads the nft tables again, after them', async () => {
+    const tie = tableHandle('ip tie');
+    l().setRules('node', EQUAL_PRIORITY_IPTABLES);
+    expect(tableHandle('ip tie')).not.toBe(tie);
+    await l().refreshTrace('node');
+    expectAgreement(await crossCheck(l(), probe(NODE_IP, 7002)), podA);
   });
 });
 

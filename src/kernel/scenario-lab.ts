@@ -200,8 +200,8 @@ export async function flushAllNeighbours(lab: KernelLab): Promise<void> {
 /**
  * One lab for consecutive variants whose hosts differ only in their rules (a Service added,
  * a policy changed: what kube-proxy itself does to a running node). Switching loads the new
- * rules with iptables-restore (kube-proxy's nft table with nft -f) and flushes conntrack, so each
- * variant starts as a fresh cluster;
+ * rules with iptables-restore (kube-proxy's nft table with nft -f, after them: KernelLab.load) and
+ * flushes conntrack, so each variant starts as a fresh cluster;
  * a different topology gets a fresh lab. Starting a lab costs seconds (a Node process per host).
  */
 export class LabReuse {
@@ -225,10 +225,15 @@ export class LabReuse {
       for (const h of lab.spec.hosts) {
         const rules = next.get(h.name)?.rules ?? '';
         const nft = next.get(h.name)?.nftables ?? '';
-        const changed = (h.rules ?? '') !== rules || (h.nftables ?? '') !== nft;
-        if ((h.rules ?? '') !== rules) lab.setRules(h.name, rules);
-        if ((h.nftables ?? '') !== nft) lab.setNftables(h.name, nft);
-        if (changed) await lab.refreshTrace(h.name);
+        // One load per host, in the engine's registration order (KernelLab.load): a new
+        // iptables ruleset reloads the host's nft tables after it, whether they changed or not.
+        const change = {
+          ...((h.rules ?? '') !== rules ? { rules } : {}),
+          ...((h.nftables ?? '') !== nft ? { nftables: nft } : {}),
+        };
+        if (Object.keys(change).length === 0) continue;
+        lab.load(h.name, change);
+        await lab.refreshTrace(h.name);
       }
       const script = lab.spec.hosts
         .map(() => 'ip netns exec "$1" conntrack -F 2>/dev/null && shift')

@@ -15,7 +15,13 @@
  * (net/netfilter/core.c) inserts a new hook before the first one whose priority is not lower.
  * The lab takes conntrack as registered first, then the iptables tables, then the nft tables in
  * file order, chain by chain (a node's firewall loads before kube-proxy starts): so kube-proxy's
- * `filter-forward` at priority 0 runs before iptables' filter FORWARD (Linux 6.18 agrees).
+ * `filter-forward` at priority 0 runs before iptables' filter FORWARD, and its `nat-prerouting`
+ * at dstnat before iptables' nat PREROUTING (Linux 6.18 agrees). A real node gets that order
+ * whenever kube-proxy (re)starts after the firewall: its nftables proxier deletes and re-creates
+ * its base chains on its first sync (setupNFTables, pkg/proxy/nftables/proxier.go), while Felix
+ * writes with iptables-restore --noflush, which keeps its tables. A plain iptables-nft-restore
+ * deletes and re-creates each table instead (iptables/nft.c), so the kernel lab reloads a host's
+ * nft tables after every new iptables ruleset (KernelLab.load, src/kernel/lab.ts).
  */
 import type { Hook, TableName } from '../rules/types.ts';
 import type { NftChain, NftHook, NftRuleset } from './types.ts';

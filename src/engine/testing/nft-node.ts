@@ -195,6 +195,23 @@ export const NAT_CORE_IPTABLES = `*nat
 COMMIT
 `;
 
+/**
+ * Two nat chains at the same hook and priority (dstnat, -100), each DNATing port 7002 to another
+ * pod: one in an nft table written as kube-proxy writes its table, and iptables' nat PREROUTING.
+ * The NAT core runs the later-registered first (nf_hook_entries_grow, net/netfilter/core.c) and
+ * stops at the first that binds, so the pod that answers tells which was loaded last.
+ */
+export const EQUAL_PRIORITY_NFT = `add table ip tie
+add chain ip tie nat-prerouting { type nat hook prerouting priority dstnat ; }
+add rule ip tie nat-prerouting tcp dport 7002 dnat to ${POD_A}:8080
+`;
+
+export const EQUAL_PRIORITY_IPTABLES = `*nat
+:PREROUTING ACCEPT [0:0]
+-A PREROUTING -p tcp -m tcp --dport 7002 -j DNAT --to-destination ${POD_B}:8080
+COMMIT
+`;
+
 /** Rulesets nf_tables refuses when a base chain reaches them (nft_chain_validate). */
 export const REFUSED = {
   dnatInFilter: `table ip t {
