@@ -36,9 +36,15 @@ function listSources(): Plugin {
       const dir = options.dir ?? 'dist-cli';
       const files = hashFiles(root, [...new Set([...sources, ...ALSO_HASHED])].sort());
       const bundled = sha1(readFileSync(`${dir}/main.js`));
+      // The chunks main.js loads (the commands, `help`'s text): each must be this build's too.
+      const chunks = Object.fromEntries(
+        Object.values(bundle)
+          .filter((c) => c.type === 'chunk' && c.fileName !== 'main.js')
+          .map((c) => [c.fileName, sha1(readFileSync(`${dir}/${c.fileName}`))]),
+      );
       writeFileSync(
         `${dir}/sources.json`,
-        `${JSON.stringify({ bundle: bundled, files }, null, 1)}\n`,
+        `${JSON.stringify({ bundle: bundled, chunks, files }, null, 1)}\n`,
       );
     },
   };

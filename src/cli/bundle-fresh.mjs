@@ -37,6 +37,8 @@ export function freshBundle(root) {
     const files = Object.keys(listed.files ?? {});
     if (!files.length || !existsSync(built)) return null;
     if (sha1(readFileSync(built)) !== listed.bundle) return null;
+    for (const [c, hash] of Object.entries(listed.chunks ?? {}))
+      if (sha1(readFileSync(`${root}dist-cli/${c}`)) !== hash) return null;
     for (const f of files) if (sha1(readFileSync(`${root}${f}`)) !== listed.files[f]) return null;
     return built;
   } catch {

@@ -36,10 +36,12 @@ function build(): void {
   writeFileSync(`${root}src/cli/other.ts`, 'export const n: number = 1;\n');
   writeFileSync(`${root}package-lock.json`, '{}\n');
   writeFileSync(`${root}dist-cli/main.js`, "console.log('bundle');\n");
+  writeFileSync(`${root}dist-cli/chunk.js`, 'export const c = 1;\n');
   const bundle = sha1(`console.log('bundle');\n`);
+  const chunks = { 'chunk.js': sha1('export const c = 1;\n') };
   writeFileSync(
     `${root}dist-cli/sources.json`,
-    JSON.stringify({ bundle, files: hashFiles(root, SOURCES) }),
+    JSON.stringify({ bundle, chunks, files: hashFiles(root, SOURCES) }),
   );
 }
 
@@ -63,7 +65,7 @@ describe('the prebuilt CLI bundle', () => {
     expect(hookpath()).toBe('source');
   });
 
-  it('is not used when a source is gone, the lock file changed, or the bundle is not that build', () => {
+  it('is not used when a source is gone, the lock file changed, or the bundle or a chunk is not that build', () => {
     unlinkSync(`${root}src/cli/other.ts`);
     expect(freshBundle(root)).toBeNull();
     build();
@@ -71,6 +73,12 @@ describe('the prebuilt CLI bundle', () => {
     expect(freshBundle(root)).toBeNull();
     build();
     writeFileSync(`${root}dist-cli/main.js`, "console.log('older bundle');\n");
+    expect(freshBundle(root)).toBeNull();
+    build();
+    writeFileSync(`${root}dist-cli/chunk.js`, 'export const c = 2;\n');
+    expect(freshBundle(root)).toBeNull();
+    build();
+    unlinkSync(`${root}dist-cli/chunk.js`);
     expect(freshBundle(root)).toBeNull();
   });
 
