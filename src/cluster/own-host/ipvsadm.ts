@@ -225,7 +225,7 @@ function ruleLine(t: Table, raw: string, line: number): void {
 /** Which of the two formats the first meaningful line is. */
 function formatOf(lines: readonly string[]): 'list' | 'rules' {
   const first = lines.find((l) => l.trim() !== '' && !l.trim().startsWith('#'))?.trim() ?? '';
-  return /^(ipvsadm\s+)?-/.test(first) ? 'rules' : 'list';
+  return /^(ipvsadm\s+)?-[^>]/.test(first) ? 'rules' : 'list';
 }
 
 /** The engine's checks of the spec (schedulers, families), at the line they are about. */
