@@ -164,6 +164,9 @@ test('a pasted IPVS node: ClusterIP through IPVS to the real server; axe clean',
   await expect(view.getByTestId('ipvsadm')).toContainText('TCP  10.96.0.80:80 rr');
   await lab.shot('own-host-ipvs-1280-en');
   await lab.page.screenshot({ path: `${SCREENS}/own-host-ipvs-1280-en-full.png`, fullPage: true });
+  await lab.page.locator('[data-testid^=trace-row-]', { hasText: 'INPUT · IPVS' }).first().click();
+  await view.scrollIntoViewIfNeeded();
+  await lab.shot('own-host-ipvs-step-1280-en');
   await expectAxeClean(lab.page, 'your host, IPVS node traced');
 });
 
