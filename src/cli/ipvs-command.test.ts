@@ -1,7 +1,7 @@
 /**
- * The CLI on an IPVS-mode scenario: `rules` shows the node's ipsets, kube-ipvs0 addresses and
- * `ipvsadm -Ln` and `ipvsadm -S -n` beside its iptables-save (still loadable by iptables-restore), and `run` and
- * `trace` mark IPVS results as modelled, not kernel-checked.
+ * The CLI on an IPVS-mode scenario: `rules` shows the node's ipsets, kube-ipvs0 addresses,
+ * `ipvsadm -Ln` and `ipvsadm -S -n` beside its iptables-save (still loadable by
+ * iptables-restore), and `run` and `trace` mark IPVS results as modelled, not kernel-checked.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
