@@ -155,6 +155,19 @@ describe('importIpvsadm, bad input', () => {
     expect(
       first('Prot LocalAddress:Port               Conns   InPkts  OutPkts  InBytes OutBytes\n'),
     ).toMatchObject({ line: 1, message: expect.stringContaining('--stats') });
+    // ipvsadm -Ln --stats as print_title and print_service_entry write it: one error, not one a line.
+    const stats = [
+      'IP Virtual Server version 1.2.1 (size=4096)',
+      'Prot LocalAddress:Port               Conns   InPkts  OutPkts  InBytes OutBytes',
+      '  -> RemoteAddress:Port',
+      'TCP  10.0.0.1:443                       1        6        5      400      300',
+      '  -> 192.168.0.1:6443                   1        6        5      400      300',
+    ].join('\n');
+    expect(importIpvsadm(stats).diagnostics).toEqual([expect.objectContaining({ line: 2 })]);
+    // --exact changes only those counters: ipvsadm -Ln --exact is ipvsadm -Ln.
+    expect(importIpvsadm(fixture('ipvsadm-Ln-kube-proxy-readme.txt')).spec.services).toHaveLength(
+      3,
+    );
     expect(first('  -> 10.0.0.2:80                  Masq    1      0          0\n')).toMatchObject({
       line: 1,
       message: expect.stringContaining('before any virtual service'),

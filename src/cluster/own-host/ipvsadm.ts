@@ -92,11 +92,15 @@ function fwm(t: Table, line: number, text: string): void {
   });
 }
 
+/** The service the `->` lines belong to; `fwm`: a left-out FWM one; `stop`: not a -Ln listing. */
+type Cur = Service | null | 'fwm' | 'stop';
+
 const TITLE = /^Prot LocalAddress:Port\s*(.*)$/;
 const SERVER_TITLE = /^->\s*RemoteAddress:Port\b/;
 
 /** One line of `ipvsadm -Ln`. `cur` is the service the `->` lines belong to. */
-function listLine(t: Table, raw: string, line: number, cur: { svc: Service | null | 'fwm' }): void {
+function listLine(t: Table, raw: string, line: number, cur: { svc: Cur }): void {
+  if (cur.svc === 'stop') return;
   const text = raw.trim();
   const { words, cols } = columns(raw);
   const first = words[0] as string;
@@ -104,13 +108,15 @@ function listLine(t: Table, raw: string, line: number, cur: { svc: Service | nul
   const title = TITLE.exec(text);
   if (title) {
     const rest = (title[1] as string).trim();
-    if (rest !== 'Scheduler Flags')
-      err(
-        t,
-        line,
-        1,
-        `this is a listing with ${rest.split(/\s+/).join(', ')} (ipvsadm -Ln --stats, --rate, --thresholds or --persistent-conn): it has no weights or forwarding method; paste the output of ipvsadm -Ln`,
-      );
+    if (rest === 'Scheduler Flags') return;
+    // The rest of such a listing is counters: one error says it all.
+    cur.svc = 'stop';
+    err(
+      t,
+      line,
+      1,
+      `this is a listing with ${rest.split(/\s+/).join(', ')} (ipvsadm -Ln --stats, --rate, --thresholds or --persistent-conn): it has no weights or forwarding method; paste the output of ipvsadm -Ln`,
+    );
     return;
   }
   if (first === 'FWM') {
@@ -134,7 +140,7 @@ function listService(
   words: string[],
   cols: number[],
   line: number,
-  cur: { svc: Service | null | 'fwm' },
+  cur: { svc: Cur },
 ): void {
   cur.svc = null;
   const vip = addrPort(words[1] ?? '');
@@ -155,14 +161,8 @@ function listService(
   cur.svc = addService(t, svc, cols[1] as number);
 }
 
-function listServer(
-  t: Table,
-  words: string[],
-  cols: number[],
-  line: number,
-  svc: Service | null | 'fwm',
-): void {
-  if (svc === 'fwm') return;
+function listServer(t: Table, words: string[], cols: number[], line: number, svc: Cur): void {
+  if (svc === 'fwm' || svc === 'stop') return;
   const col = cols[0] as number;
   if (!svc)
     return err(t, line, col, 'a real server (->) before any virtual service line (TCP, UDP, SCTP)');
@@ -271,7 +271,7 @@ export function importIpvsadm(text: string): ImportedIpvs {
     .split('\n')
     .map((l) => l.replace(/\r$/, ''));
   const format = formatOf(all);
-  const cur: { svc: Service | null | 'fwm' } = { svc: null };
+  const cur: { svc: Cur } = { svc: null };
   all.forEach((raw, n) => {
     if (raw.trim() === '' || raw.trim().startsWith('#')) return;
     if (format === 'list') listLine(t, raw, n + 1, cur);
