@@ -8,7 +8,8 @@ export const OWN_HOST_EN = {
   'own.drop': 'Drop files here, or',
   'own.choose': 'choose files',
   'own.paste': 'Paste a dump',
-  'own.pastePlaceholder': 'iptables-save, nft list ruleset, ip -j addr, ip -j route, ipset save, ipvsadm -Ln…',
+  'own.pastePlaceholder':
+    'iptables-save, nft list ruleset, ip -j addr, ip -j route, ipset save, ipvsadm -Ln…',
   'own.kind': 'Kind',
   'own.kind.auto': 'Recognise it',
   'own.kind.iptables': 'iptables-save',

@@ -7,7 +7,8 @@ export const OWN_HOST_ZH = {
   'own.drop': '把文件拖到这里，或',
   'own.choose': '选择文件',
   'own.paste': '粘贴一份输出',
-  'own.pastePlaceholder': 'iptables-save、nft list ruleset、ip -j addr、ip -j route、ipset save、ipvsadm -Ln……',
+  'own.pastePlaceholder':
+    'iptables-save、nft list ruleset、ip -j addr、ip -j route、ipset save、ipvsadm -Ln……',
   'own.kind': '类型',
   'own.kind.auto': '自动识别',
   'own.kind.iptables': 'iptables-save',

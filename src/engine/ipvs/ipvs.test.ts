@@ -446,7 +446,9 @@ describe('forwarding methods other than Masq', () => {
     ],
   };
   it('are printed as ipvsadm prints them (fwd_name, fwd_switch)', () => {
-    expect(ipvsadmList(routed)).toContain('  -> 10.244.1.5:8080              Route   1      0          0');
+    expect(ipvsadmList(routed)).toContain(
+      '  -> 10.244.1.5:8080              Route   1      0          0',
+    );
     expect(ipvsadmSave(routed)).toContain('-r 10.244.1.5:8080 -g -w 1');
   });
   it('stop a connection scheduled to the server as not modelled, after the IPVS step', () => {
