@@ -137,6 +137,43 @@ test('files chosen or dropped; without ip -j addr the form asks for the addresse
   await expect(lab.verdict).toHaveAttribute('data-outcome', 'delivered', { timeout: 20_000 });
 });
 
+const IPVS_TEXT = {
+  en: { services: '3 virtual services', modelled: 'not checked on a kernel' },
+  zh: { services: '3 个虚拟服务', modelled: '没有在真实内核上验证' },
+} as const;
+
+for (const lang of ['en', 'zh'] as const)
+  test(`a pasted IPVS node: ClusterIP through IPVS to the real server; axe clean (${lang})`, async ({
+    lab,
+  }) => {
+    test.setTimeout(90_000);
+    await openHost(lab, `lang=${lang}`);
+    // xs4773 of ipvs-local-lb-from-inside: kube-proxy's rules and sets, kube-ipvs0, ipvsadm -Ln.
+    await paste(lab, fixture('iptables-save-ipvs.txt'));
+    await paste(lab, fixture('ipset-save.txt'));
+    await paste(lab, fixture('ip-addr-kube-ipvs0.json'));
+    await paste(lab, fixture('ipvsadm-Ln-ipvs.txt'));
+    await expect(dumps(lab)).toHaveCount(4);
+    const ipvsadm = dumps(lab).nth(3);
+    await expect(ipvsadm).toHaveAttribute('data-kind', 'ipvsadm');
+    await expect(ipvsadm.getByTestId('own-dump-kind')).toContainText('ipvsadm -Ln');
+    await expect(ipvsadm.getByTestId('own-counts')).toContainText(IPVS_TEXT[lang].services);
+    await lab.page.getByTestId('own-src').fill('10.34.251.50');
+    await trace(lab, '10.96.0.80', '80');
+    await expect(lab.verdict).toHaveAttribute('data-outcome', 'forwarded', { timeout: 20_000 });
+    await expect(lab.verdict).toContainText('10.244.1.10');
+    const step = lab.page.locator('[data-testid^=trace-row-]', { hasText: 'INPUT · IPVS' }).first();
+    await expect(step).toContainText('schedule TCP 10.96.0.80:80 rr → 10.244.1.10:80');
+    const view = lab.page.getByTestId('rules-ipvs');
+    await expect(view).toContainText(IPVS_TEXT[lang].modelled);
+    await expect(view.getByTestId('ipvsadm')).toContainText('TCP  10.96.0.80:80 rr');
+    await lab.shot(`own-host-ipvs-1280-${lang}`);
+    await step.click();
+    await view.scrollIntoViewIfNeeded();
+    await lab.shot(`own-host-ipvs-step-1280-${lang}`);
+    await expectAxeClean(lab.page, `your host, IPVS node traced, ${lang}`);
+  });
+
 test('by keyboard alone: the view switch, the paste box, the packet', async ({ lab }) => {
   await lab.page.goto('/?editor=plain');
   await expect(lab.verdict).toHaveAttribute('data-outcome', /.+/, { timeout: 20_000 });

@@ -1,7 +1,7 @@
 /**
- * The CLI on an IPVS-mode scenario: `rules` shows the node's ipsets, kube-ipvs0 addresses and
- * `ipvsadm -Ln` beside its iptables-save (still loadable by iptables-restore), and `run` and
- * `trace` mark IPVS results as modelled, not kernel-checked.
+ * The CLI on an IPVS-mode scenario: `rules` shows the node's ipsets, kube-ipvs0 addresses,
+ * `ipvsadm -Ln` and `ipvsadm -S -n` beside its iptables-save (still loadable by
+ * iptables-restore), and `run` and `trace` mark IPVS results as modelled, not kernel-checked.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +25,9 @@ describe('hookpath on an IPVS-mode node', () => {
     expect(r.out).toContain('#   inet 10.34.251.210/32 scope global kube-ipvs0');
     expect(r.out).toContain('#   add KUBE-LOAD-BALANCER-LOCAL 10.34.251.210,tcp:80');
     expect(r.out).toMatch(/#\s+TCP {2}10\.34\.251\.210:80 rr\n#\s+-> 10\.244\.1\.10:80\s+Masq\s+1/);
+    // ipvsadm -S -n too (what `ipvsadm -R` restores; the "Your host" view reads both).
+    expect(r.out).toContain('# ipvsadm -S -n\n#   -A -t 10.34.251.74:30080 -s rr\n');
+    expect(r.out).toContain('#   -a -t 10.34.251.210:80 -r 10.244.1.10:80 -m -w 1\n');
     // Still one iptables-restore input: the views are comments.
     const parsed = parseRuleset(r.out, { family: 4 });
     expect(parsed.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);

@@ -11,7 +11,7 @@ import {
 import type { LabDiagnostic } from '../cluster/types.ts';
 import type { BuiltCluster } from '../cluster/topology.ts';
 import { IPVS_DEPRECATION, IPVS_MODELLED } from '../kube/ipvs/index.ts';
-import { enumerateOutcomes, simulate } from '../engine/index.ts';
+import { enumerateOutcomes, ipvsadmSave, simulate } from '../engine/index.ts';
 import type { CliIo } from './cli.ts';
 import { FILE_LIMITS, readInput } from './files.ts';
 import { choicesText, enumerationLines, outcomeText, traceLines } from './format.ts';
@@ -243,6 +243,7 @@ export function rulesCommand(argv: string[], io: CliIo): number {
   );
   io.out(comment('ipset save', ipvs.ipsetSave));
   io.out(comment('ipvsadm -Ln', ipvs.ipvsadm));
+  io.out(comment('ipvsadm -S -n', ipvsadmSave(ipvs.ipvs)));
   return 0;
 }
 

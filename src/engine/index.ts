@@ -53,7 +53,13 @@ export { packetText, SYN } from './packet.ts';
 export type { Tuple, CtState } from './conntrack.ts';
 export { tupleText } from './conntrack.ts';
 export { ipvsadmList, ipvsadmSave, compileIpvs } from './ipvs/index.ts';
-export type { IpvsSpec, IpvsServiceSpec, IpvsRealServerSpec, IpvsProto } from './ipvs/index.ts';
+export type {
+  IpvsSpec,
+  IpvsServiceSpec,
+  IpvsRealServerSpec,
+  IpvsProto,
+  IpvsForward,
+} from './ipvs/index.ts';
 export {
   parseCidr,
   canonicalIp,

@@ -17,6 +17,8 @@ const COUNTS: readonly (keyof DumpCounts)[] = [
   'routes',
   'sets',
   'entries',
+  'services',
+  'realServers',
 ];
 
 function Notes({ notes, title }: { notes: readonly OwnNote[]; title: string }) {

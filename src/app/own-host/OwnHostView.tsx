@@ -25,6 +25,7 @@ export const COMMANDS = [
   'ip -j route > route.json',
   'ip -j -6 route > route6.json',
   'ipset save > ipset.txt',
+  'ipvsadm -Ln > ipvsadm.txt',
 ];
 
 export function OwnHostView({ lead }: { lead: ReactNode }) {

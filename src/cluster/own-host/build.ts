@@ -1,12 +1,13 @@
 /**
  * The host built from the dumps: each dump read by its importer (its kind chosen by the user or
- * detected), one netfilter dump of each kind, addresses and routes merged across dumps (`ip -j
+ * detected), one netfilter dump of each kind and one IPVS table, addresses and routes merged across dumps (`ip -j
  * addr` and `ip -j -6 addr` together), and what no dump gives taken from the form.
  */
 import type {
   HostSpec,
   InterfaceSpec,
   IpsetSpec,
+  IpvsSpec,
   ParseResult,
   RouteSpec,
 } from '../../engine/index.ts';
@@ -14,6 +15,7 @@ import { detectDump } from './detect.ts';
 import { addressesField, gatewayField, listenersField } from './extras.ts';
 import { importAddr, importRoute } from './ip-json.ts';
 import { importIpset } from './ipset-save.ts';
+import { importIpvsadm, type IpvsLines } from './ipvsadm.ts';
 import { readNft, readXtables } from './rules-dump.ts';
 import type {
   DumpKind,
@@ -32,6 +34,65 @@ export interface Origins {
   readonly rules6?: string;
   readonly nftables?: string;
   readonly ipsets: readonly { dump: string; line: number }[];
+  /** The ipvsadm dump, and where each virtual service and real server is in it. */
+  readonly ipvs?: { readonly dump: string; readonly lines: readonly IpvsLines[] };
+}
+
+/** What the dumps of the host's state (addresses, routes, sets, IPVS) add up to. */
+interface State {
+  readonly ifaces: Map<string, string[]>;
+  readonly kinds: Map<string, InterfaceSpec['kind']>;
+  readonly routes: RouteSpec[];
+  readonly ipsets: IpsetSpec[];
+  readonly ipsetLines: { dump: string; line: number }[];
+  sawAddr: boolean;
+  sawRoute: boolean;
+  ipvs: { dump: string; spec: IpvsSpec; lines: readonly IpvsLines[] } | null;
+}
+
+type Report = (
+  counts: DumpReport['counts'],
+  diagnostics: readonly OwnDiagnostic[],
+  unsupported?: readonly OwnNote[],
+  ignored?: readonly OwnNote[],
+) => void;
+
+const hasError = (ds: readonly OwnDiagnostic[]) => ds.some((x) => x.severity === 'error');
+
+/** A dump of addresses, routes, sets or the IPVS table, read into the host's state. */
+function readState(kind: DumpKind, d: OwnDump, acc: State, report: Report): void {
+  if (kind === 'ip-addr') {
+    const r = importAddr(d.text);
+    report(r.counts, r.diagnostics, [], r.ignored);
+    if (r.diagnostics.length) return;
+    acc.sawAddr = true;
+    mergeInterfaces(acc.ifaces, acc.kinds, r.items);
+  } else if (kind === 'ip-route') {
+    const r = importRoute(d.text);
+    report(r.counts, r.diagnostics, [], r.ignored);
+    if (r.diagnostics.length) return;
+    acc.sawRoute = true;
+    acc.routes.push(...r.items);
+  } else if (kind === 'ipvsadm') {
+    if (acc.ipvs)
+      return report({}, [
+        {
+          severity: 'error',
+          line: 1,
+          column: 1,
+          message: 'a second ipvsadm dump: the host has one IPVS table; remove one of them',
+        },
+      ]);
+    const r = importIpvsadm(d.text);
+    report(r.counts, r.diagnostics, r.unsupported);
+    if (!hasError(r.diagnostics)) acc.ipvs = { dump: d.id, spec: r.spec, lines: r.lines };
+  } else {
+    const r = importIpset(d.text);
+    report(r.counts, r.diagnostics, r.unsupported);
+    if (r.diagnostics.length) return;
+    acc.ipsets.push(...r.sets);
+    acc.ipsetLines.push(...r.lines.map((line) => ({ dump: d.id, line })));
+  }
 }
 
 export interface BuiltHost {
@@ -101,15 +162,19 @@ export function buildOwnHost(
 ): BuiltHost {
   const reports: DumpReport[] = [];
   const problems: FieldProblem[] = [];
-  const ifaces = new Map<string, string[]>();
-  const kinds = new Map<string, InterfaceSpec['kind']>();
-  const routes: RouteSpec[] = [];
-  const ipsets: IpsetSpec[] = [];
-  const ipsetLines: { dump: string; line: number }[] = [];
+  const acc: State = {
+    ifaces: new Map(),
+    kinds: new Map(),
+    routes: [],
+    ipsets: [],
+    ipsetLines: [],
+    sawAddr: false,
+    sawRoute: false,
+    ipvs: null,
+  };
+  const { ifaces, kinds, routes, ipsets, ipsetLines } = acc;
   const texts: Partial<Record<'rules' | 'rules6' | 'nftables', { id: string; text: string }>> = {};
   const parsed = new Map<string, ParseResult>();
-  let sawAddr = false;
-  let sawRoute = false;
   for (const d of dumps) {
     const detected = detectDump(d.text);
     const kind = d.kind === 'auto' ? detected : d.kind;
@@ -127,7 +192,7 @@ export function buildOwnHost(
           line: 1,
           column: 1,
           message:
-            'not a dump the lab knows: paste the output of iptables-save, ip6tables-save, nft list ruleset, ip -j addr, ip -j route or ipset save (or pick its kind)',
+            'not a dump the lab knows: paste the output of iptables-save, ip6tables-save, nft list ruleset, ip -j addr, ip -j route, ipset save or ipvsadm -Ln (or pick its kind)',
         },
       ]);
       continue;
@@ -150,28 +215,10 @@ export function buildOwnHost(
       if (r.diagnostics.some((x) => x.severity === 'error')) continue;
       texts[slot] = { id: d.id, text: d.text };
       if (kind !== 'nft') parsed.set(d.text, r.parsed as ParseResult);
-    } else if (kind === 'ip-addr') {
-      const r = importAddr(d.text);
-      report(r.counts, r.diagnostics, [], r.ignored);
-      if (r.diagnostics.length) continue;
-      sawAddr = true;
-      mergeInterfaces(ifaces, kinds, r.items);
-    } else if (kind === 'ip-route') {
-      const r = importRoute(d.text);
-      report(r.counts, r.diagnostics, [], r.ignored);
-      if (r.diagnostics.length) continue;
-      sawRoute = true;
-      routes.push(...r.items);
-    } else {
-      const r = importIpset(d.text);
-      report(r.counts, r.diagnostics, r.unsupported);
-      if (r.diagnostics.length) continue;
-      ipsets.push(...r.sets);
-      ipsetLines.push(...r.lines.map((line) => ({ dump: d.id, line })));
-    }
+    } else readState(kind, d, acc, report);
   }
   warnTwice(reports, texts);
-  if (!sawAddr) {
+  if (!acc.sawAddr) {
     const addrs = addressesField(extras.addresses, problems);
     if (addrs.length) ifaces.set('eth0', addrs);
     else if (!problems.length && tracing)
@@ -180,7 +227,7 @@ export function buildOwnHost(
         message: "give the host's addresses (no ip -j addr dump was given), e.g. 192.168.50.38/24",
       });
   }
-  if (!sawRoute) routes.push(...gatewayField(extras.gateway, problems));
+  if (!acc.sawRoute) routes.push(...gatewayField(extras.gateway, problems));
   const interfaces: InterfaceSpec[] = [...ifaces].map(([name, addrs]) =>
     name === 'lo'
       ? { name, addresses: loExtras(addrs) }
@@ -197,17 +244,19 @@ export function buildOwnHost(
     ...(texts.rules ? { rules: texts.rules.text } : {}),
     ...(texts.rules6 ? { rules6: texts.rules6.text } : {}),
     ...(texts.nftables ? { nftables: texts.nftables.text } : {}),
+    ...(acc.ipvs ? { ipvs: acc.ipvs.spec } : {}),
   };
   return {
     spec,
     reports,
     problems,
-    missing: { addresses: !sawAddr, routes: !sawRoute },
+    missing: { addresses: !acc.sawAddr, routes: !acc.sawRoute },
     origins: {
       ...(texts.rules ? { rules: texts.rules.id } : {}),
       ...(texts.rules6 ? { rules6: texts.rules6.id } : {}),
       ...(texts.nftables ? { nftables: texts.nftables.id } : {}),
       ipsets: ipsetLines,
+      ...(acc.ipvs ? { ipvs: { dump: acc.ipvs.dump, lines: acc.ipvs.lines } } : {}),
     },
     parsed,
   };

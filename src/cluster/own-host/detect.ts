@@ -2,11 +2,16 @@
  * Which tool printed a pasted text, from its first meaningful lines: iptables-save's `*table`,
  * `:CHAIN` and `-A` lines (ip6tables-save by its header or IPv6 addresses), nft's `table FAMILY
  * NAME {`, ipset's `create`/`add`, and iproute2's JSON (`ip -j addr` objects carry `ifname` and
- * `addr_info`; `ip -j route` objects a `dst`).
+ * `addr_info`; `ip -j route` objects a `dst`), and ipvsadm's listing (`IP Virtual Server version`,
+ * ipvsadm.c list_all) or its `-S` commands (`-A -t ADDR:PORT`, where iptables-save has `-A CHAIN`).
  */
 import type { DumpKind } from './types.ts';
 
 const SAMPLE = 64 * 1024;
+
+/** `ipvsadm -Ln` (its header or title), or a `-S` line: -A/-a and a service option. */
+const IPVSADM =
+  /^(IP Virtual Server version \S+|Prot LocalAddress:Port\b|(ipvsadm\s+)?(-[Aa]|--add-service|--add-server)\s+(-[tuf]|--(tcp|udp|sctp|fwmark)-service)\s)/;
 
 export function detectDump(text: string): DumpKind | null {
   const head = text.slice(0, SAMPLE).replace(/^\uFEFF/, '');
@@ -17,6 +22,7 @@ export function detectDump(text: string): DumpKind | null {
   const first = meaningful[0] ?? '';
   if (/^table\s+(ip|ip6|inet|arp|bridge|netdev)\s+\S+/.test(first)) return 'nft';
   if (/^(create|add)\s+\S+\s/.test(first)) return 'ipset';
+  if (IPVSADM.test(first)) return 'ipvsadm';
   if (/^\*(raw|mangle|nat|filter|security)\b/.test(first) || /^-A\s/.test(first))
     return isIpv6Save(head, meaningful) ? 'ip6tables' : 'iptables';
   return null;

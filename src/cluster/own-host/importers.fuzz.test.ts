@@ -8,14 +8,21 @@ import { describe, expect, it } from 'vitest';
 import { detectDump } from './detect.ts';
 import { importAddr, importRoute } from './ip-json.ts';
 import { importIpset } from './ipset-save.ts';
+import { importIpvsadm } from './ipvsadm.ts';
 import { runOwnHost } from './run.ts';
 import type { OwnDiagnostic } from './types.ts';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
-const SEEDS = ['ip-addr.json', 'ip-route-all.json', 'ipset-save.txt', 'iptables-save.txt'].map(
-  fixture,
-);
+const SEEDS = [
+  'ip-addr.json',
+  'ip-route-all.json',
+  'ipset-save.txt',
+  'iptables-save.txt',
+  'ipvsadm-Ln-ipvs.txt',
+  'ipvsadm-S-ipvs.txt',
+  'ipvsadm-Ln-kube-proxy-readme.txt',
+].map(fixture);
 
 /** A fixture with a slice cut out, a slice doubled or random characters put in. */
 const mutated = fc
@@ -38,6 +45,7 @@ describe('importers never throw and place their errors', () => {
     ['ip -j addr', importAddr],
     ['ip -j route', importRoute],
     ['ipset save', importIpset],
+    ['ipvsadm -Ln / -S -n', importIpvsadm],
   ] as const)('%s', (_, importer) => {
     fc.assert(
       fc.property(text, (t) => {

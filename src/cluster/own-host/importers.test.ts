@@ -22,6 +22,11 @@ describe('detectDump on real outputs', () => {
     ['ip-6-route.json', 'ip-route'],
     ['ip-route-all.json', 'ip-route'],
     ['ipset-save.txt', 'ipset'],
+    ['ipvsadm-Ln-ipvs.txt', 'ipvsadm'],
+    ['ipvsadm-S-ipvs.txt', 'ipvsadm'],
+    ['ipvsadm-Ln-kube-proxy-readme.txt', 'ipvsadm'],
+    ['ip-addr-kube-ipvs0.json', 'ip-addr'],
+    ['ip-route-kube-ipvs0.json', 'ip-route'],
   ])('%s is %s', (file, kind) => {
     expect(detectDump(fixture(file))).toBe(kind);
   });
@@ -34,6 +39,9 @@ describe('detectDump on real outputs', () => {
       detectDump('*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -s 10.0.0.0/8 -j ACCEPT\nCOMMIT\n'),
     ).toBe('iptables');
     expect(detectDump('hello')).toBeNull();
+    // iptables-save's -A takes a chain; ipvsadm -S's a service option.
+    expect(detectDump('-A INPUT -t 1 -j ACCEPT\n')).toBe('iptables');
+    expect(detectDump('-A -t 10.96.0.1:443 -s rr\n')).toBe('ipvsadm');
   });
 });
 

@@ -158,3 +158,107 @@ describe('iptables-nft twice', () => {
     );
   });
 });
+
+describe('a pasted kube-proxy IPVS node', () => {
+  const node = (ipvsadm: OwnDump) => [
+    dump('iptables-save-ipvs.txt'),
+    dump('ipset-save.txt'),
+    dump('ip-addr-kube-ipvs0.json'),
+    dump('ip-route-kube-ipvs0.json'),
+    ipvsadm,
+  ];
+  const toClusterIp: OwnPacket = {
+    ...SSH('10.96.0.80'),
+    src: '10.34.251.50',
+    dport: '80',
+  };
+  const ipvsStep = (r: ReturnType<typeof runOwnHost>) =>
+    r.lab?.runs[0]?.events.find((e) => e.type === 'ipvs');
+
+  it.each(['ipvsadm-Ln-ipvs.txt', 'ipvsadm-S-ipvs.txt'])(
+    'with %s, sends ClusterIP:80 through IPVS to the real server on cni0',
+    (file) => {
+      const r = runOwnHost({ dumps: node(dump(file)), extras: EXTRAS, packet: toClusterIp });
+      expect(r.problems).toEqual([]);
+      expect(r.dumps.flatMap((d) => d.diagnostics)).toEqual([]);
+      expect(r.dumps.map((d) => d.kind)).toEqual([
+        'iptables',
+        'ipset',
+        'ip-addr',
+        'ip-route',
+        'ipvsadm',
+      ]);
+      expect(r.lab?.runs).toHaveLength(1);
+      expect(r.lab?.runs[0]?.outcome).toMatchObject({
+        kind: 'forwarded',
+        iface: 'cni0',
+        nextHop: '10.244.1.10',
+        packet: { dst: '10.244.1.10', dport: 80 },
+      });
+      expect(ipvsStep(r)).toMatchObject({
+        hook: 'INPUT',
+        action: 'schedule',
+        service: 'TCP 10.96.0.80:80 rr',
+        realServer: '10.244.1.10:80',
+      });
+      const view = r.lab?.ipvs?.['your-host'];
+      expect(view?.modelled).toBe(
+        'modelled from kernel and kube-proxy sources, not checked on a kernel',
+      );
+      expect(view?.dummyAddresses).toEqual(['10.34.251.210', '10.96.0.80']);
+      expect(view?.ipvsadm).toBe(fixture('ipvsadm-Ln-ipvs.txt'));
+    },
+  );
+
+  it('without the ipvsadm dump, the ClusterIP is only a local address: no IPVS step', () => {
+    const r = runOwnHost({
+      dumps: node(dump('ip-route-ipvs.json')).slice(0, 4),
+      extras: EXTRAS,
+      packet: toClusterIp,
+    });
+    expect(ipvsStep(r)).toBeUndefined();
+    expect(r.lab?.ipvs).toBeUndefined();
+    expect(r.lab?.runs[0]?.outcome.kind).not.toBe('forwarded');
+  });
+
+  const edited = (from: string, to: string): OwnDump => ({
+    ...dump('ipvsadm-Ln-ipvs.txt'),
+    text: fixture('ipvsadm-Ln-ipvs.txt').replace(from, to),
+  });
+
+  it('refuses the connection when the only real server is quiesced (weight 0)', () => {
+    const text = fixture('ipvsadm-Ln-ipvs.txt').split('\n');
+    text[8] = (text[8] as string).replace('Masq    1 ', 'Masq    0 ');
+    const r = runOwnHost({
+      dumps: node({ ...dump('ipvsadm-Ln-ipvs.txt'), text: text.join('\n') }),
+      extras: EXTRAS,
+      packet: toClusterIp,
+    });
+    expect(r.lab?.runs[0]?.outcome).toMatchObject({ kind: 'refused' });
+    expect(ipvsStep(r)).toMatchObject({ action: 'no-dest' });
+  });
+
+  it('stops at a Route server, said in the dump and in the trace', () => {
+    const text = fixture('ipvsadm-Ln-ipvs.txt').split('\n');
+    text[8] = (text[8] as string).replace('Masq ', 'Route');
+    const r = runOwnHost({
+      dumps: node({ ...dump('ipvsadm-Ln-ipvs.txt'), text: text.join('\n') }),
+      extras: EXTRAS,
+      packet: toClusterIp,
+    });
+    expect(r.dumps[4]?.unsupported).toEqual([expect.objectContaining({ line: 9 })]);
+    expect(r.lab?.runs[0]?.outcome).toMatchObject({ kind: 'unsupported' });
+  });
+
+  it('places a scheduler the lab does not model at its line and column, and traces nothing', () => {
+    const r = runOwnHost({
+      dumps: node(edited('10.96.0.80:80 rr', '10.96.0.80:80 lc')),
+      extras: EXTRAS,
+      packet: toClusterIp,
+    });
+    expect(r.dumps[4]?.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'error', line: 8, column: 20 }),
+    ]);
+    expect(r.lab).toBeNull();
+  });
+});

@@ -4,8 +4,15 @@
  * runLab does for a scenario's probe. The result carries a LabResult, so the page shows it with
  * the lab's verdict, trace and rules panels.
  */
-import { buildNetwork, enumerateOutcomes, ipFamily, type HostProblem } from '../../engine/index.ts';
-import type { LabResult, RunView } from '../types.ts';
+import {
+  buildNetwork,
+  enumerateOutcomes,
+  ipFamily,
+  ipvsadmList,
+  type HostProblem,
+} from '../../engine/index.ts';
+import { IPVS_DEPRECATION, IPVS_MODELLED } from '../../kube/ipvs/index.ts';
+import type { IpvsNodeView, LabResult, RunView } from '../types.ts';
 import { buildOwnHost, type BuiltHost } from './build.ts';
 import { probeOf } from './probe.ts';
 import type {
@@ -42,6 +49,13 @@ function place(
     )
       return;
   }
+  const vs = /^ipvs\.services\[(\d+)\]/.exec(p.field);
+  const at = vs ? b.origins.ipvs?.lines[Number(vs[1])] : undefined;
+  if (
+    at &&
+    add(b.origins.ipvs?.dump, { severity: 'error', line: at.line, column: 1, message: p.message })
+  )
+    return;
   const set = /^ipsets\[(\d+)\]/.exec(p.field);
   const origin = set ? b.origins.ipsets[Number(set[1])] : undefined;
   if (
@@ -60,6 +74,28 @@ function withExtra(
     const more = extra.get(r.id);
     return more ? { ...r, diagnostics: [...r.diagnostics, ...more] } : r;
   });
+}
+
+/**
+ * The IPVS view of the rules panel (as the lab gives for its IPVS-mode nodes): the pasted table as
+ * ipvsadm -Ln prints it, the pasted sets, the kube-ipvs0 addresses, and the "modelled" mark.
+ */
+function ipvsView(input: OwnHostInput, b: BuiltHost): Pick<LabResult, 'ipvs'> {
+  if (!b.spec.ipvs) return {};
+  const sets = new Set(b.origins.ipsets.map((o) => o.dump));
+  const view: IpvsNodeView = {
+    ipvsadm: ipvsadmList(b.spec.ipvs),
+    ipsets: input.dumps
+      .filter((d) => sets.has(d.id))
+      .map((d) => d.text)
+      .join(''),
+    dummyAddresses: b.spec.interfaces
+      .filter((i) => i.name === 'kube-ipvs0')
+      .flatMap((i) => i.addresses.map((a) => a.split('/')[0] as string)),
+    modelled: IPVS_MODELLED,
+    deprecation: IPVS_DEPRECATION,
+  };
+  return { ipvs: { [OWN_HOST]: view } };
 }
 
 export function runOwnHost(input: OwnHostInput): OwnHostResult {
@@ -137,6 +173,7 @@ export function runOwnHost(input: OwnHostInput): OwnHostResult {
       : {}),
     rules: rules ? { [OWN_HOST]: rules } : {},
     nftables: b.spec.nftables ? { [OWN_HOST]: b.spec.nftables } : {},
+    ...ipvsView(input, b),
   };
   return { ...base, problems, lab };
 }

@@ -1,12 +1,13 @@
 /**
  * "Your host" (issue 14 §3): a real node's state pasted as the outputs of its own tools
- * (iptables-save, nft list ruleset, ip -j addr, ip -j route, ipset save), built into one host and
+ * (iptables-save, nft list ruleset, ip -j addr, ip -j route, ipset save, ipvsadm -Ln), built into one host and
  * traced. Pure data: it crosses the Web Worker boundary as is.
  */
 import type { LabResult } from '../types.ts';
 
 /** Which tool printed a dump. */
-export type DumpKind = 'iptables' | 'ip6tables' | 'nft' | 'ip-addr' | 'ip-route' | 'ipset';
+export type DumpKind =
+  'iptables' | 'ip6tables' | 'nft' | 'ip-addr' | 'ip-route' | 'ipset' | 'ipvsadm';
 
 export const DUMP_KINDS: readonly DumpKind[] = [
   'iptables',
@@ -15,6 +16,7 @@ export const DUMP_KINDS: readonly DumpKind[] = [
   'ip-addr',
   'ip-route',
   'ipset',
+  'ipvsadm',
 ];
 
 /** One pasted or dropped text. `kind: 'auto'` lets detectDump decide. */
@@ -53,6 +55,9 @@ export interface DumpCounts {
   readonly routes?: number;
   readonly sets?: number;
   readonly entries?: number;
+  /** ipvsadm: virtual services and their real servers. */
+  readonly services?: number;
+  readonly realServers?: number;
 }
 
 export interface DumpReport {

@@ -30,6 +30,7 @@ import { UNTRACKED, type CtInfo } from '../conntrack.ts';
 import { isLocalAddr } from '../host.ts';
 import type { Packet } from '../packet.ts';
 import type { StackEnv, StackResult } from '../stack.ts';
+import { FWD_NAME } from './ipvsadm.ts';
 import {
   hostPort,
   serviceKey,
@@ -187,6 +188,20 @@ function natXmit(env: StackEnv, t: Traversal, conn: IpvsConn, xmit: IpvsXmit): S
   return xmit(pkt, ct);
 }
 
+/**
+ * ip_vs_bind_xmit picks the transmitter by the server's method: ip_vs_dr_xmit (Route),
+ * ip_vs_tunnel_xmit (Tunnel), ip_vs_null_xmit (Local). None is modelled, so the trace stops there
+ * rather than pretend the packet was NATed.
+ */
+function notMasq(svc: VirtualService, dest: RealServer, pkt: Packet): StackResult {
+  return {
+    kind: 'unsupported',
+    what: `IPVS ${serviceText(svc)} sends to ${hostPort(dest.address, dest.port)} by ${FWD_NAME[dest.forward]} forwarding, which the lab does not model (only Masq, kube-proxy's)`,
+    pkt,
+    line: 0,
+  };
+}
+
 /** ip_vs_in (the request hooks): an existing connection, or a new one for a virtual service. */
 function request(env: StackEnv, t: Traversal, xmit: IpvsXmit): StackResult | null {
   const table = env.host.ipvs;
@@ -236,6 +251,7 @@ function request(env: StackEnv, t: Traversal, xmit: IpvsXmit): StackResult | nul
   };
   s.conns.push(conn);
   emit(env, t, picked?.reused ? 'persist' : 'schedule', svc, conn, p);
+  if (dest.forward !== 'masq') return notMasq(svc, dest, p);
   return natXmit(env, t, conn, xmit);
 }
 

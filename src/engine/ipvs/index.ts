@@ -4,7 +4,13 @@
  * and the ipvsadm views. Modelled from the kernel sources (net/netfilter/ipvs), not checked on a
  * kernel.
  */
-export type { IpvsSpec, IpvsServiceSpec, IpvsRealServerSpec, IpvsProto } from './spec.ts';
+export type {
+  IpvsSpec,
+  IpvsServiceSpec,
+  IpvsRealServerSpec,
+  IpvsProto,
+  IpvsForward,
+} from './spec.ts';
 export { compileIpvs, newIpvsState, cloneIpvsState, serviceText } from './table.ts';
 export type { IpvsTable, IpvsState, IpvsConn, VirtualService, RealServer } from './table.ts';
 export { ipvsLocalIn, ipvsLocalOut, ipvsForward } from './hooks.ts';

@@ -433,3 +433,28 @@ describe('ipvsadm views', () => {
     ]);
   });
 });
+
+describe('forwarding methods other than Masq', () => {
+  const routed: IpvsSpec = {
+    services: [
+      {
+        proto: 'tcp',
+        address: VIP,
+        port: 80,
+        realServers: [{ address: '10.244.1.5', port: 8080, forward: 'route' }],
+      },
+    ],
+  };
+  it('are printed as ipvsadm prints them (fwd_name, fwd_switch)', () => {
+    expect(ipvsadmList(routed)).toContain(
+      '  -> 10.244.1.5:8080              Route   1      0          0',
+    );
+    expect(ipvsadmSave(routed)).toContain('-r 10.244.1.5:8080 -g -w 1');
+  });
+  it('stop a connection scheduled to the server as not modelled, after the IPVS step', () => {
+    const r = probeOn(cluster(routed), fromClient);
+    expect(r.outcome).toMatchObject({ kind: 'unsupported', host: 'node-a' });
+    expect(r.outcome.kind === 'unsupported' && r.outcome.what).toContain('Route forwarding');
+    expect(r.events.some((e) => e.type === 'ipvs' && e.action === 'schedule')).toBe(true);
+  });
+});

@@ -4,7 +4,7 @@
  * does not depend on the order kube-proxy added services in (a Go map order).
  */
 import { ipToNum } from '../ip.ts';
-import type { IpvsSpec } from './spec.ts';
+import type { IpvsForward, IpvsSpec } from './spec.ts';
 import { compileIpvs, hostPort, type RealServer, type VirtualService } from './table.ts';
 
 const PROTO_NUM: Readonly<Record<string, number>> = { tcp: 6, udp: 17, sctp: 132 };
@@ -30,6 +30,22 @@ function sortedDests(s: VirtualService): RealServer[] {
   return [...s.realServers].sort((a, b) => cmpAddr(a.address, b.address) || a.port - b.port);
 }
 
+/** ipvsadm.c fwd_name: the Forward column. */
+export const FWD_NAME: Readonly<Record<IpvsForward, string>> = {
+  masq: 'Masq',
+  local: 'Local',
+  tunnel: 'Tunnel',
+  route: 'Route',
+};
+
+/** ipvsadm.c fwd_switch: the option of `-a` in `ipvsadm -S` (Local and Route both print -g). */
+const FWD_SWITCH: Readonly<Record<IpvsForward, string>> = {
+  masq: '-m',
+  local: '-g',
+  tunnel: '-i',
+  route: '-g',
+};
+
 /** `ipvsadm -Ln`: the services with their real servers (connection counters are not modelled: 0). */
 export function ipvsadmList(spec: IpvsSpec): string {
   const out = [
@@ -43,7 +59,7 @@ export function ipvsadmList(spec: IpvsSpec): string {
     for (const d of sortedDests(s)) {
       const addr = hostPort(d.address, d.port).padEnd(28);
       out.push(
-        `  -> ${addr} ${'Masq'.padEnd(7)} ${String(d.weight).padEnd(6)} ${'0'.padEnd(10)} 0`,
+        `  -> ${addr} ${FWD_NAME[d.forward].padEnd(7)} ${String(d.weight).padEnd(6)} ${'0'.padEnd(10)} 0`,
       );
     }
   }
@@ -64,7 +80,9 @@ export function ipvsadmSave(spec: IpvsSpec): string {
     const persist = s.persistent !== null ? ` -p ${s.persistent}` : '';
     out.push(`-A ${vs} -s ${s.scheduler}${persist}`);
     for (const d of sortedDests(s))
-      out.push(`-a ${vs} -r ${hostPort(d.address, d.port)} -m -w ${d.weight}`);
+      out.push(
+        `-a ${vs} -r ${hostPort(d.address, d.port)} ${FWD_SWITCH[d.forward]} -w ${d.weight}`,
+      );
   }
   return out.length ? `${out.join('\n')}\n` : '';
 }

@@ -3,15 +3,24 @@
  * their scheduler, persistence and real servers, plus the `net.ipv4.vs.conntrack` sysctl. Only
  * masquerading (NAT) forwarding is modelled: it is the only method kube-proxy uses
  * (pkg/proxy/ipvs/util/ipvs.go: real servers are added without a forwarding flag, i.e.
- * IP_VS_CONN_F_MASQ).
+ * IP_VS_CONN_F_MASQ). A real server with another method (a pasted `ipvsadm -Ln` of a non
+ * kube-proxy table) is kept, and a connection scheduled to it stops as not modelled.
  */
 export type IpvsProto = 'tcp' | 'udp' | 'sctp';
+
+/**
+ * The forwarding method of a real server (IP_VS_CONN_F_FWD_MASK of its conn_flags; ipvsadm.c
+ * fwd_name: Masq, Local, Tunnel, Route). Only `masq` is modelled.
+ */
+export type IpvsForward = 'masq' | 'local' | 'tunnel' | 'route';
 
 export interface IpvsRealServerSpec {
   readonly address: string;
   readonly port: number;
   /** ipvsadm -w; kube-proxy always writes 1. Weight 0 takes no new connections. */
   readonly weight?: number;
+  /** Default `masq`, kube-proxy's. */
+  readonly forward?: IpvsForward;
 }
 
 export interface IpvsServiceSpec {

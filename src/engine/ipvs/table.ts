@@ -5,12 +5,13 @@
  */
 import { canonicalIp } from '../ip.ts';
 import type { L4Proto } from '../packet.ts';
-import type { IpvsProto, IpvsSpec } from './spec.ts';
+import type { IpvsForward, IpvsProto, IpvsSpec } from './spec.ts';
 
 export interface RealServer {
   readonly address: string;
   readonly port: number;
   readonly weight: number;
+  readonly forward: IpvsForward;
 }
 
 export interface VirtualService {
@@ -108,7 +109,12 @@ export function compileIpvs(spec: IpvsSpec): { table: IpvsTable; problems: IpvsP
         });
         return;
       }
-      realServers.push({ address: ip, port: r.port, weight: r.weight ?? 1 });
+      realServers.push({
+        address: ip,
+        port: r.port,
+        weight: r.weight ?? 1,
+        forward: r.forward ?? 'masq',
+      });
     });
     const key = serviceKey(s.proto, address, s.port);
     if (services.has(key)) {
