@@ -63,8 +63,7 @@ export function replayView(input: ReplayInput): ReplayView {
       };
     }),
     packet: packet?.id ?? null,
-    alignment:
-      packet && !byStage ? replayPacket(packet, input.events, { ...opts, ...only }) : null,
+    alignment: packet && !byStage ? replayPacket(packet, input.events, { ...opts, ...only }) : null,
     stages: packet && byStage ? replayStages(packet, input.events, probed, host) : null,
     onlyVerdicts: parsed.onlyVerdicts ?? null,
   };

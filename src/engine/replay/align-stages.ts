@@ -51,18 +51,45 @@ function stageOf(e: TraceEvent): Stage | null {
   return null;
 }
 
+function push(list: SimStage[], seq: number, stage: Stage, reason: string | null = null): void {
+  if (stage !== 'drop' && list[list.length - 1]?.stage === stage) return;
+  list.push({ seq, stage, reason });
+}
+
+/**
+ * The hooks a routing decision implies even on a host without any table (no hook event there):
+ * NF_HOOK runs whether or not anything is registered. ip_rcv runs PRE_ROUTING before the input
+ * route lookup (ip_rcv_finish → ip_route_input_noref), whose result calls ip_local_deliver
+ * (LOCAL_IN) or ip_forward (FORWARD); a local packet passes __ip_local_out (LOCAL_OUT) after
+ * its output route; both leave by ip_output (POST_ROUTING).
+ */
+function implied(list: SimStage[], e: TraceEvent): void {
+  if (e.type === 'route') {
+    const d = e.decision;
+    const received = !list.some((s) => s.stage === 'OUTPUT');
+    if (received && (d === 'local' || d === 'forward' || d === 'drop' || d === 'unreachable'))
+      if (!list.some((s) => s.stage === 'PREROUTING')) push(list, e.seq, 'PREROUTING');
+    if (d === 'local') push(list, e.seq, 'INPUT');
+    if (d === 'forward') push(list, e.seq, 'FORWARD');
+    if (d === 'output') push(list, e.seq, 'OUTPUT');
+  }
+  const last = list[list.length - 1]?.stage;
+  if (e.type === 'wire' && (last === 'OUTPUT' || last === 'FORWARD'))
+    push(list, e.seq, 'POSTROUTING');
+}
+
 /** The engine's stages per `host packetId`, consecutive events of one stage as one. */
 export function simStages(events: readonly TraceEvent[]): Map<string, SimStage[]> {
   const out = new Map<string, SimStage[]>();
   for (const e of events) {
-    const stage = stageOf(e);
-    if (!stage) continue;
     const key = `${e.host} ${e.packetId}`;
     let list = out.get(key);
     if (!list) out.set(key, (list = []));
-    if (stage !== 'drop' && list[list.length - 1]?.stage === stage) continue;
-    list.push({ seq: e.seq, stage, reason: e.type === 'drop' ? e.reason : null });
+    implied(list, e);
+    const stage = stageOf(e);
+    if (stage) push(list, e.seq, stage, e.type === 'drop' ? e.reason : null);
   }
+  for (const [k, list] of out) if (list.length === 0) out.delete(k);
   return out;
 }
 

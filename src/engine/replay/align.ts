@@ -49,7 +49,12 @@ export function isDisagreement(s: RowStatus): boolean {
 
 function samePlace(r: RealStep, s: SimStep): boolean {
   // A tracer that names no family (Retis) matches the table of any family.
-  return (r.family === '' || r.family === s.family) && r.table === s.table && r.chain === s.chain && r.kind === s.kind;
+  return (
+    (r.family === '' || r.family === s.family) &&
+    r.table === s.table &&
+    r.chain === s.chain &&
+    r.kind === s.kind
+  );
 }
 
 /** How a pair of steps compares, or null if they are not the same place. */

@@ -27,7 +27,13 @@ export function fromBase64(text: string, max = 256): Uint8Array | null {
   return out;
 }
 
-const PROTOS: Readonly<Record<number, string>> = { 1: 'icmp', 6: 'tcp', 17: 'udp', 58: 'icmpv6', 132: 'sctp' };
+const PROTOS: Readonly<Record<number, string>> = {
+  1: 'icmp',
+  6: 'tcp',
+  17: 'udp',
+  58: 'icmpv6',
+  132: 'sctp',
+};
 const TCP_BITS: readonly [string, number][] = [
   ['FIN', 1],
   ['SYN', 2],
@@ -45,10 +51,13 @@ export function tcpFlagNames(bits: number): string {
 }
 
 function ipv6Text(b: Uint8Array, at: number): string {
-  const words = Array.from({ length: 8 }, (_, i) => ((b[at + 2 * i] ?? 0) << 8) | (b[at + 2 * i + 1] ?? 0));
+  const words = Array.from(
+    { length: 8 },
+    (_, i) => ((b[at + 2 * i] ?? 0) << 8) | (b[at + 2 * i + 1] ?? 0),
+  );
   // The longest run of zero words becomes `::` (RFC 5952).
   let best = [-1, 0];
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     let j = i;
     while (j < 8 && words[j] === 0) j++;
     if (j - i > (best[1] as number) && j - i > 1) best = [i, j - i];

@@ -28,7 +28,12 @@ const TUPLE_RE = /^(\[[^\]]*\]|[^:\s]*):(\d+)->(\[[^\]]*\]|[^:\s]*):(\d+)\(([^)]
 const FUNC_RE = /^[A-Za-z_][\w.]*(?:\([A-Z0-9_]*\))?(?:\((?:tc|xdp)\))?$/;
 const FREES =
   /^(kfree_skb|consume_skb|__kfree_skb|kfree_skbmem|napi_consume_skb|skb_release_|skb_free_head|sk_skb_reason_drop|__consume_stateless_skb|skb_attempt_defer_free|napi_skb_cache_put)/;
-const PROTOS: Readonly<Record<string, string>> = { '1': 'icmp', '6': 'tcp', '17': 'udp', '58': 'icmp6' };
+const PROTOS: Readonly<Record<string, string>> = {
+  '1': 'icmp',
+  '6': 'tcp',
+  '17': 'udp',
+  '58': 'icmp6',
+};
 
 export function looksLikePwru(lines: readonly string[]): boolean {
   return lines.some(
@@ -64,7 +69,10 @@ function tupleFields(t: TupleText): Record<string, string> {
 }
 
 /** `kfree_skb_reason(SKB_DROP_REASON_NO_SOCKET)` → the function and its reason. */
-function splitReason(tok: string, next: string | undefined): { func: string; reason: string | null } {
+function splitReason(
+  tok: string,
+  next: string | undefined,
+): { func: string; reason: string | null } {
   const m = /^([\w.]+)\(([A-Z0-9_]+)\)/.exec(tok);
   if (m) return { func: m[1] as string, reason: m[2] as string };
   if (next && /^\(\d+\)$/.test(next)) return { func: tok, reason: next.slice(1, -1) };

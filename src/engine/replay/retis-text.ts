@@ -63,6 +63,17 @@ function ipFields(text: string): Record<string, string> | null {
   return f;
 }
 
+/** The event's `ct_state` line, among the lines after its packet line. */
+function ctState(lines: readonly string[], from: number): string | undefined {
+  for (let k = from; k < Math.min(lines.length, from + 4); k++) {
+    const l = lines[k] as string;
+    if (!/^\s/.test(l) || RETIS_TEXT_RE.test(l)) return undefined;
+    const m = /\bct_state (\w+)/.exec(l);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
 interface Current {
   id: string;
   line: number;
@@ -122,7 +133,7 @@ export function parseRetisText(lines: readonly string[]): ParsedTrace {
     }
     const f = ipFields(raw);
     if (f && !c.hasFields) {
-      const ct = /\bct_state (\w+)/.exec(lines[i + 1] ?? '')?.[1];
+      const ct = ctState(lines, i + 1);
       if (ct) f.CT = ct.toLowerCase();
       c.hasFields = true;
       withHop.add(c.id);

@@ -85,7 +85,8 @@ export function nftStep(n: Json, line: number): RealStep | string {
     chain,
     kind,
     handle: kind === 'rule' ? handle : null,
-    verdict: (verdict === 'jump' || verdict === 'goto') && target ? `${verdict} ${target}` : verdict,
+    verdict:
+      (verdict === 'jump' || verdict === 'goto') && target ? `${verdict} ${target}` : verdict,
     text: '',
     tracing: table === RETIS_TRACE_TABLE,
   };
@@ -99,7 +100,8 @@ function headerFields(ev: Json): Record<string, string> {
   const skb = obj(ev, 'skb');
   const ip = obj(skb, 'ip') ?? skb;
   const l4 = obj(skb, 'tcp') ?? obj(skb, 'udp') ?? skb;
-  const set = (k: string, v: string | undefined) => v !== undefined && f[k] === undefined && (f[k] = v);
+  const set = (k: string, v: string | undefined) =>
+    v !== undefined && f[k] === undefined && (f[k] = v);
   set('SRC', str(ip, 'saddr'));
   set('DST', str(ip, 'daddr'));
   const proto = str(ip, 'protocol');

@@ -81,7 +81,9 @@ const DROP_FUNCS = new Set(['kfree_skb_reason', 'sk_skb_reason_drop', 'skb:kfree
 
 /** `ip_rcv_core.isra.0` → `ip_rcv_core`: the compiler's clone suffixes (and pwru's `(tc)`). */
 export function baseFunc(name: string): string {
-  return name.replace(/\((tc|xdp)\)$/, '').replace(/\.(isra|constprop|part|cold|llvm)(\.\d+)*$/, '');
+  return name
+    .replace(/\((tc|xdp)\)$/, '')
+    .replace(/\.(isra|constprop|part|cold|llvm)(\.\d+)*$/, '');
 }
 
 /** `SKB_DROP_REASON_NETFILTER_DROP` → `NETFILTER_DROP` (Retis prints the short form). */
