@@ -9,6 +9,7 @@ export const REPLAY_EN = {
   'replay.clear': 'Clear',
   'replay.packet': 'Traced packet',
   'replay.packetOption': '{summary} (trace id {id}, {steps} steps, line {line})',
+  'replay.packetOptionStages': '{summary} ({id}, {steps} stages, line {line})',
   'replay.format.xtables': 'xtables-monitor --trace',
   'replay.format.nft': 'nft monitor trace',
   'replay.format.retis': 'Retis events',

@@ -11,6 +11,7 @@ export const REPLAY_ZH: Record<keyof typeof REPLAY_EN, string> = {
   'replay.clear': '清空',
   'replay.packet': '被跟踪的数据包',
   'replay.packetOption': '{summary}（trace id {id}，{steps} 步，第 {line} 行）',
+  'replay.packetOptionStages': '{summary}（{id}，{steps} 个阶段，第 {line} 行）',
   'replay.format.xtables': 'xtables-monitor --trace',
   'replay.format.nft': 'nft monitor trace',
   'replay.format.retis': 'Retis 事件',

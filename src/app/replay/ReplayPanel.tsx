@@ -166,7 +166,7 @@ function ReplayResult({
           >
             {view.packets.map((p) => (
               <option key={p.id} value={p.id}>
-                {t('replay.packetOption', { ...p })}
+                {t(view.stages ? 'replay.packetOptionStages' : 'replay.packetOption', { ...p })}
               </option>
             ))}
           </select>
