@@ -108,3 +108,57 @@ test('nft monitor trace: a missing rule, several packets to pick from, and Chine
   await page.getByTestId('replay-input').fill('PACKET: oops\nhello');
   await expect(page.getByTestId('replay-errors')).toContainText('第 1 行第 9 列');
 });
+
+const EBPF = join(import.meta.dirname, '../src/cluster/testing/ebpf-fixtures');
+const ebpf = (f: string) => readFileSync(join(EBPF, f), 'utf8');
+
+test('Retis events align rule by rule; pwru at the hooks, saying it cannot show rules', async ({
+  lab,
+}) => {
+  test.setTimeout(240_000);
+  const page = lab.page;
+  await open(page, VIP);
+  await page.getByTestId('replay-toggle').click();
+  const input = page.getByTestId('replay-input');
+  const verdict = page.getByTestId('replay-verdict');
+  await input.fill(ebpf('vip22-lb-service.edited.retis.json'));
+  await expect(page.getByTestId('replay-read')).toContainText(
+    'Read as Retis events: 1 packet ran a rule.',
+  );
+  await expect(verdict).toContainText(
+    'First disagreement, row 7: in nat KUBE-SVC-LLAB3WV3ANBXYNCK the kernel’s rule gave “jump KUBE-SEP-OTHERPOD0000000”, the lab’s “jump KUBE-SEP-J4NUN26B4NBMR2RL”.',
+  );
+  const first = page.locator('.replay-table tr.first');
+  await expect(first).toHaveAttribute('data-testid', 'replay-row-6');
+  await expect(first).toContainText('nat KUBE-SVC-LLAB3WV3ANBXYNCK handle 37');
+  await expect(page.locator('.replay-table tbody tr')).toHaveCount(15);
+  await page.getByTestId('trace-panel').scrollIntoViewIfNeeded();
+  await lab.shot('trace-replay-retis-1280');
+  await expectAxeClean(page, 'replay panel, Retis trace');
+
+  await input.fill(ebpf('vip22-lb-service.retis.json'));
+  await expect(verdict).toContainText('agrees with the lab: 13 steps alike on cp-1, packet 1');
+
+  await input.fill(ebpf('vip22-lb-service.dropped.pwru.txt'));
+  await expect(page.getByTestId('replay-coarse')).toContainText('not rules');
+  await expect(verdict).toContainText(
+    'First disagreement, row 4: the kernel dropped the packet here (NETFILTER_DROP); the lab did not.',
+  );
+  await expect(page.locator('.replay-table tr.first')).toContainText(
+    '15: dropped (NETFILTER_DROP): kfree_skb_reason',
+  );
+  await page.getByTestId('trace-panel').scrollIntoViewIfNeeded();
+  await lab.shot('trace-replay-pwru-1280');
+  await expectAxeClean(page, 'replay panel, pwru trace');
+
+  // In Chinese, the pasted trace kept across the reload.
+  await open(page, `${VIP}&lang=zh`);
+  await page.getByTestId('replay-toggle').click();
+  await expect(page.getByTestId('replay-coarse')).toContainText('而不是规则');
+  await expect(verdict).toContainText(
+    '第一处不一致，第 4 行：内核在这里丢弃了数据包（NETFILTER_DROP）',
+  );
+  await page.getByTestId('trace-panel').scrollIntoViewIfNeeded();
+  await lab.shot('trace-replay-pwru-zh-1280');
+  await expectAxeClean(page, 'replay panel, pwru trace in Chinese');
+});

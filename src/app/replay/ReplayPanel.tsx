@@ -1,7 +1,7 @@
 /**
- * "Replay a real trace": the user pastes (or drops) what `xtables-monitor --trace` or `nft monitor
- * trace` printed on a node; the replay worker reads it and aligns the chosen packet with the
- * lab's run, row by row. The first disagreement is highlighted and said in one sentence; picking
+ * "Replay a real trace": the user pastes (or drops) what `xtables-monitor --trace`, `nft monitor
+ * trace`, Retis or pwru printed on a node; the replay worker reads it and aligns the chosen
+ * packet with the lab's run, row by row (rule by rule, or hook by hook for pwru). The first disagreement is highlighted and said in one sentence; picking
  * a row moves the lab to that step. The pasted text is kept in this browser (localStorage).
  */
 import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
@@ -12,6 +12,7 @@ import { scrollWithin } from '../components/scroll.ts';
 import { createBrowserReplayClient, type ReplayClient } from '../worker/replay-client.ts';
 import type { Alignment, ReplayView } from '../worker/replay-protocol.ts';
 import { realLabel, simLabel, whereOf } from './labels.ts';
+import { StageRows } from './StageRows.tsx';
 import { loadTrace, saveTrace } from './storage.ts';
 import '../styles/replay.css';
 
@@ -101,6 +102,34 @@ export function ReplayPanel() {
   );
 }
 
+/** What kind of comparison this is, and what the tracer left out: said before the rows. */
+function Notes({ view }: { view: ReplayView }) {
+  const { t } = useTranslation();
+  const chosen = view.packets.find((p) => p.id === view.packet);
+  const drop = chosen?.drop;
+  return (
+    <>
+      {view.stages && (
+        <p className="replay-note" data-testid="replay-coarse">
+          {t(view.format === 'pwru' ? 'replay.coarse' : 'replay.coarseRetis')}
+        </p>
+      )}
+      {view.onlyVerdicts && view.alignment && (
+        <p className="replay-note">
+          {t('replay.onlyVerdicts', { verdicts: view.onlyVerdicts.join(', ') })}
+        </p>
+      )}
+      {drop && view.alignment && (
+        <p className="replay-note" data-testid="replay-dropped">
+          {drop.reason
+            ? t('replay.dropped', { reason: drop.reason, line: drop.line })
+            : t('replay.droppedNoReason', { line: drop.line })}
+        </p>
+      )}
+    </>
+  );
+}
+
 function ReplayResult({
   view,
   onPacket,
@@ -112,6 +141,7 @@ function ReplayResult({
 }) {
   const { t } = useTranslation();
   const format = view.format === 'unknown' ? '' : t(`replay.format.${view.format}`);
+  const read = view.stages || view.format === 'pwru' ? 'replay.readStages' : 'replay.read';
   return (
     <>
       <ul className="replay-errors" data-testid="replay-errors">
@@ -121,7 +151,7 @@ function ReplayResult({
       </ul>
       {view.format !== 'unknown' && (
         <p className="replay-read muted" data-testid="replay-read">
-          {t('replay.read', { count: view.packets.length, format })}{' '}
+          {t(read, { count: view.packets.length, format })}{' '}
           {view.unknown > 0 && t('replay.skipped', { count: view.unknown })}
         </p>
       )}
@@ -136,13 +166,15 @@ function ReplayResult({
           >
             {view.packets.map((p) => (
               <option key={p.id} value={p.id}>
-                {t('replay.packetOption', { ...p })}
+                {t(view.stages ? 'replay.packetOptionStages' : 'replay.packetOption', { ...p })}
               </option>
             ))}
           </select>
         </label>
       )}
+      <Notes view={view} />
       {view.alignment && <AlignedRows a={view.alignment} onPick={onPick} />}
+      {view.stages && <StageRows a={view.stages} onPick={onPick} />}
     </>
   );
 }

@@ -1,9 +1,20 @@
 /** The replay worker's logic, free of any worker API so Node tests call it directly. */
-import { parseRealTrace, replayPacket, type RealPacket } from '../../engine/index.ts';
+import {
+  parseRealTrace,
+  probedStages,
+  replayPacket,
+  replayStages,
+  type RealPacket,
+} from '../../engine/index.ts';
 import type { ReplayInput, ReplayRequest, ReplayResponse, ReplayView } from './replay-protocol.ts';
 
 /** Packets looked at to tell which node the trace was taken on. */
 const HOST_SAMPLE = 20;
+
+const ruleSteps = (p: RealPacket) => p.steps.filter((s) => !s.tracing).length;
+
+/** Which score tells the host: rule steps in common, or stages for a functions-only trace. */
+type Score = (p: RealPacket, host: string) => number;
 
 /**
  * A trace is taken on one node: the host whose steps the trace's packets match best, all
@@ -12,13 +23,12 @@ const HOST_SAMPLE = 20;
 function tracedHost(
   packets: readonly RealPacket[],
   events: ReplayInput['events'],
+  score: Score,
 ): string | undefined {
   const hosts = [...new Set(events.map((e) => e.host))];
   let best: { host: string; same: number } | undefined;
   for (const host of hosts) {
-    const same = packets
-      .slice(0, HOST_SAMPLE)
-      .reduce((n, p) => n + replayPacket(p, events, { host }).same, 0);
+    const same = packets.slice(0, HOST_SAMPLE).reduce((n, p) => n + score(p, host), 0);
     if (!best || same > best.same) best = { host, same };
   }
   return best?.host;
@@ -26,26 +36,37 @@ function tracedHost(
 
 export function replayView(input: ReplayInput): ReplayView {
   const parsed = parseRealTrace(input.text);
-  const compared = parsed.packets.filter((p) => p.steps.some((s) => !s.tracing));
+  const ruled = parsed.packets.filter((p) => ruleSteps(p) > 0);
+  // A trace with rules compares rules; one without (pwru, Retis's kernel probes) its stages.
+  const byStage = ruled.length === 0;
+  const compared = byStage ? parsed.packets.filter((p) => p.stages.length > 0) : ruled;
   const packet = compared.find((p) => p.id === input.packet) ?? compared[0] ?? null;
+  const probed = probedStages(parsed.packets.map((p) => p.stages));
+  const only = parsed.onlyVerdicts ? { onlyVerdicts: parsed.onlyVerdicts } : {};
+  const score: Score = byStage
+    ? (p, host) => replayStages(p, input.events, probed, host).same
+    : (p, host) => replayPacket(p, input.events, { host, ...only }).same;
+  const host = packet ? tracedHost(compared, input.events, score) : undefined;
+  const opts = host === undefined ? {} : { host };
   return {
     format: parsed.format,
     errors: parsed.errors,
     unknown: parsed.unknown,
-    packets: compared.map((p) => ({
-      id: p.id,
-      line: p.line,
-      summary: p.summary,
-      steps: p.steps.filter((s) => !s.tracing).length,
-    })),
+    packets: compared.map((p) => {
+      const drop = p.stages.find((s) => s.stage === 'drop');
+      return {
+        id: p.id,
+        line: p.line,
+        summary: p.summary,
+        steps: byStage ? p.stages.length : ruleSteps(p),
+        drop: drop ? { line: drop.line, reason: drop.reason } : null,
+      };
+    }),
     packet: packet?.id ?? null,
-    alignment: packet ? replayPacket(packet, input.events, hostOpt(compared, input.events)) : null,
+    alignment: packet && !byStage ? replayPacket(packet, input.events, { ...opts, ...only }) : null,
+    stages: packet && byStage ? replayStages(packet, input.events, probed, host) : null,
+    onlyVerdicts: parsed.onlyVerdicts ?? null,
   };
-}
-
-function hostOpt(packets: readonly RealPacket[], events: ReplayInput['events']) {
-  const host = tracedHost(packets, events);
-  return host === undefined ? {} : { host };
 }
 
 /** Answers one request; an exception becomes an error response. */

@@ -2,9 +2,17 @@
  * Messages between the lab and its trace-replay worker (replay.worker.ts): a pasted real trace
  * and the lab's current run go in, the real packets and the chosen one's alignment come out.
  */
-import type { AlignedRow, Alignment, TraceEvent, TraceParseError } from '../../engine/index.ts';
+import type {
+  AlignedRow,
+  Alignment,
+  StageAlignment,
+  StageRow,
+  TraceEvent,
+  TraceFormat,
+  TraceParseError,
+} from '../../engine/index.ts';
 
-export type { AlignedRow, Alignment, TraceParseError };
+export type { AlignedRow, Alignment, StageAlignment, StageRow, TraceFormat, TraceParseError };
 
 export interface ReplayInput {
   readonly text: string;
@@ -18,19 +26,28 @@ export interface ReplayPacketView {
   readonly id: string;
   readonly line: number;
   readonly summary: string;
-  /** Steps of the ruleset under test (tracing rules left out). */
+  /** Steps of the ruleset under test (tracing rules left out), or stages (pwru). */
   readonly steps: number;
+  /** Where the kernel dropped it (a drop the tracer saw), or null. */
+  readonly drop: { readonly line: number; readonly reason: string | null } | null;
 }
 
 export interface ReplayView {
-  readonly format: 'xtables' | 'nft' | 'unknown';
+  readonly format: TraceFormat;
   readonly errors: readonly TraceParseError[];
   readonly unknown: number;
-  /** The packets that ran a rule of the ruleset under test. */
+  /** The packets that ran a rule of the ruleset under test (or, for pwru, passed a stage). */
   readonly packets: readonly ReplayPacketView[];
   /** The packet compared, or null when there is none. */
   readonly packet: string | null;
   readonly alignment: Alignment | null;
+  /**
+   * For a packet the tracer saw in kernel functions only (pwru; Retis without its nft
+   * collector): the hooks it passed against the lab's, no rules.
+   */
+  readonly stages: StageAlignment | null;
+  /** The tracer collected these verdicts only (Retis's default `--nft-verdicts drop,accept`). */
+  readonly onlyVerdicts: readonly string[] | null;
 }
 
 export type ReplayRequest = {

@@ -48,7 +48,13 @@ export function isDisagreement(s: RowStatus): boolean {
 }
 
 function samePlace(r: RealStep, s: SimStep): boolean {
-  return r.family === s.family && r.table === s.table && r.chain === s.chain && r.kind === s.kind;
+  // A tracer that names no family (Retis) matches the table of any family.
+  return (
+    (r.family === '' || r.family === s.family) &&
+    r.table === s.table &&
+    r.chain === s.chain &&
+    r.kind === s.kind
+  );
 }
 
 /** How a pair of steps compares, or null if they are not the same place. */
@@ -139,6 +145,20 @@ export interface ReplayOptions {
   readonly host?: string;
   /** And this packet of the exchange (1 = the probe's first packet). */
   readonly packetId?: number;
+  /**
+   * The only verdicts the tracer collected (ParsedTrace.onlyVerdicts): the lab's other steps
+   * are not compared.
+   */
+  readonly onlyVerdicts?: readonly string[];
+}
+
+function collected(steps: readonly SimStep[], only: readonly string[] | undefined): SimStep[] {
+  if (!only) return [...steps];
+  return steps.map((s) =>
+    s.kind === 'return' || !only.includes(s.verdict.split(' ')[0] as string)
+      ? { ...s, optional: 'not-collected' as const }
+      : s,
+  );
 }
 
 /**
@@ -156,7 +176,11 @@ export function replayPacket(
     const [host = '', pid = '0'] = key.split(' ');
     if (opts.host !== undefined && host !== opts.host) continue;
     if (opts.packetId !== undefined && Number(pid) !== opts.packetId) continue;
-    const a = summarise(host, Number(pid), alignSteps(packet.steps, steps));
+    const a = summarise(
+      host,
+      Number(pid),
+      alignSteps(packet.steps, collected(steps, opts.onlyVerdicts)),
+    );
     if (
       !best ||
       a.same > best.same ||

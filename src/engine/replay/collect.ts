@@ -2,13 +2,15 @@
  * Groups parsed trace lines into packets by trace id, and marks the steps that only switch
  * tracing on. Shared by both monitors' parsers.
  */
-import type { RealHop, RealPacket, RealStep } from './types.ts';
+import { addFunc } from './stages.ts';
+import type { RealHop, RealPacket, RealStage, RealStep } from './types.ts';
 
 interface Group {
   id: string;
   line: number;
   hops: RealHop[];
   steps: RealStep[];
+  stages: RealStage[];
 }
 
 export class PacketCollector {
@@ -16,7 +18,7 @@ export class PacketCollector {
 
   private group(id: string, line: number): Group {
     let g = this.groups.get(id);
-    if (!g) this.groups.set(id, (g = { id, line, hops: [], steps: [] }));
+    if (!g) this.groups.set(id, (g = { id, line, hops: [], steps: [], stages: [] }));
     return g;
   }
 
@@ -28,6 +30,11 @@ export class PacketCollector {
     this.group(id, step.line).steps.push(step);
   }
 
+  /** A kernel function the packet was seen in (see stages.ts addFunc). */
+  func(id: string, line: number, func: string, reason: string | null = null): void {
+    addFunc(this.group(id, line).stages, line, func, reason);
+  }
+
   packets(): RealPacket[] {
     const all = [...this.groups.values()];
     const tracing = tracingTables(all.flatMap((g) => g.steps));
@@ -35,6 +42,7 @@ export class PacketCollector {
       id: g.id,
       line: g.line,
       hops: g.hops,
+      stages: g.stages,
       steps: g.steps.map((s) =>
         s.tracing || tracing.has(`${s.family} ${s.table}`) ? { ...s, tracing: true } : s,
       ),
@@ -68,5 +76,6 @@ function summaryOf(f: Readonly<Record<string, string>>): string {
   const at = (a: string | undefined, p: string | undefined) =>
     `${a ?? '?'}${p !== undefined ? `:${p}` : ''}`;
   const flags = f.FLAGS ? ` ${f.FLAGS}` : '';
-  return `${proto} ${at(f.SRC, f.SPORT)} → ${at(f.DST, f.DPORT)}${flags}`;
+  const ct = f.CT ? ` (ct ${f.CT})` : '';
+  return `${proto} ${at(f.SRC, f.SPORT)} → ${at(f.DST, f.DPORT)}${flags}${ct}`;
 }

@@ -1,5 +1,7 @@
 /** Reads pasted trace text, whichever monitor printed it. */
 import { looksLikeNft, parseNftTrace } from './nft.ts';
+import { looksLikePwru, parsePwruTrace } from './pwru.ts';
+import { looksLikeRetis, parseRetisTrace } from './retis.ts';
 import type { ParsedTrace } from './types.ts';
 import { looksLikeXtables, parseXtablesTrace } from './xtables.ts';
 
@@ -21,6 +23,8 @@ export function parseRealTrace(text: string): ParsedTrace {
       unknown: 0,
     };
   const lines = text.split('\n');
+  if (looksLikeRetis(lines)) return parseRetisTrace(lines);
+  if (looksLikePwru(lines)) return parsePwruTrace(lines);
   if (looksLikeNft(lines)) return parseNftTrace(lines);
   if (looksLikeXtables(lines)) return parseXtablesTrace(lines);
   const blank = lines.every((l) => l.trim() === '');
@@ -34,7 +38,7 @@ export function parseRealTrace(text: string): ParsedTrace {
             line: 1,
             column: 1,
             message:
-              'no trace lines found: paste the output of `xtables-monitor --trace` (lines starting PACKET: / TRACE:) or `nft monitor trace` (lines starting "trace id")',
+              'no trace lines found: paste the output of `xtables-monitor --trace` (lines starting PACKET: / TRACE:), `nft monitor trace` (lines starting "trace id"), Retis (the JSON lines of `retis collect -o`) or pwru (lines starting with an skb address, 0xffff...)',
           },
         ],
     unknown: blank ? 0 : lines.length,

@@ -22,9 +22,10 @@ export interface SimStep {
   readonly text: string;
   /**
    * Why a kernel may show nothing for it, or null: nf_tables (Linux 6.x) traces nothing when a
-   * chain runs out of rules; iptables-nft creates only the built-in chains a dump declares.
+   * chain runs out of rules; iptables-nft creates only the built-in chains a dump declares;
+   * a tracer told to collect some verdicts only (Retis's `--nft-verdicts`) saw no other.
    */
-  readonly optional: 'end-of-chain' | 'undeclared-chain' | null;
+  readonly optional: 'end-of-chain' | 'undeclared-chain' | 'not-collected' | null;
 }
 
 type Step = Extract<TraceEvent, { type: 'rule' | 'return' | 'policy' }>;
