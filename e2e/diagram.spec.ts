@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type LabPage } from './fixtures/lab.fixture.ts';
 import { DiagramView, inside, overlapArea, type Frame } from './fixtures/diagram.ts';
+import { expectAxeClean } from './fixtures/axe.ts';
 
 test.use({ locale: 'en-US' });
 
@@ -357,4 +358,35 @@ test('the diagram tools are reachable by Tab, with visible focus and names in En
   await expect(lab.page.getByTestId('camera-follow')).toHaveAttribute('aria-label', '跟随数据包');
   await expect(lab.page.getByTestId('export-toggle')).toHaveAttribute('aria-label', '导出这一步');
   await expect(lab.page.getByTestId('minimap')).toHaveAttribute('aria-label', /小地图/);
+});
+
+test('a bridged pod network: cni0 drawn between the stack and the veths, its steps on it', async ({
+  lab,
+}) => {
+  test.setTimeout(120_000);
+  await lab.page.setViewportSize({ width: 1280, height: 720 });
+  const d = await open(lab, 'bridge-pod-network', 'bridge-no-hairpin');
+  const bridge = lab.diagram.getByTestId('bridge-cni0');
+  await expect(bridge).toContainText('cni0 · bridge · 10.244.0.1');
+  await expect(bridge).toContainText('br_netfilter on');
+  await expect(bridge.locator('.bridge-hairpin.off')).toHaveCount(2);
+  // The full story on hover: the ports and what hairpin and br_netfilter do.
+  await expect(bridge.locator('title')).toContainText('veth');
+  const smallest = checkFrames(await d.walk(), 12);
+  console.log(`bridge-no-hairpin at 1280x720: smallest label ${smallest.toFixed(1)} px`);
+  // The bridge's own steps put the packet on it: step 4, br_netfilter takes the client's frame.
+  await lab.open('editor=plain&scenario=bridge-pod-network&step=4');
+  await expect(lab.page.getByTestId('step-announce')).toContainText('br_netfilter');
+  const box = await bridge.locator('rect.bridge-box').boundingBox();
+  const dot = await lab.diagram.locator('.token-dot').boundingBox();
+  expect(box && dot).toBeTruthy();
+  if (box && dot) {
+    const cy = dot.y + dot.height / 2;
+    expect(cy).toBeGreaterThan(box.y);
+    expect(cy).toBeLessThan(box.y + box.height);
+  }
+  await expectAxeClean(lab.page, 'bridge, light');
+  await lab.open('editor=plain&scenario=bridge-pod-network&step=4&theme=dark&lang=zh');
+  await expect(lab.diagram.getByTestId('bridge-cni0')).toContainText('br_netfilter 开启');
+  await expectAxeClean(lab.page, 'bridge, dark, zh');
 });

@@ -536,6 +536,18 @@ export function buildClusterFromModel(
         address: l.address,
         port: l.port,
       })),
+      ...(bridgeGw
+        ? {
+            bridge: {
+              name: POD_BRIDGE,
+              address: bridgeGw.ip,
+              nfCallIptables: podNet.bridgeNfCallIptables,
+              ports: ifaces
+                .filter((f) => f.master === POD_BRIDGE)
+                .map((f) => ({ iface: f.name, hairpin: f.hairpin ?? false })),
+            },
+          }
+        : {}),
     });
     for (const pod of pods) {
       const host = podHosts.get(`${pod.namespace}/${pod.name}`) as string;

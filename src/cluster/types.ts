@@ -47,6 +47,19 @@ export interface HostView {
   readonly zone: string | null;
   readonly roles: readonly string[];
   readonly processes: readonly ProcessView[];
+  /** A node's Linux bridge (`podNetwork: bridge`), for the diagram; absent without one. */
+  readonly bridge?: BridgeView;
+}
+
+/** A Linux bridge on a host: its ports (the pods' veths) and br_netfilter's switch. */
+export interface BridgeView {
+  readonly name: string;
+  /** The bridge's own address (the pods' gateway), or null. */
+  readonly address: string | null;
+  /** net.bridge.bridge-nf-call-iptables: bridged IPv4 frames pass the IPv4 hooks. */
+  readonly nfCallIptables: boolean;
+  /** Ports in the host's interface order; `hairpin`: a frame may leave by the port it came in on. */
+  readonly ports: readonly { readonly iface: string; readonly hairpin: boolean }[];
 }
 
 export interface LinkView {

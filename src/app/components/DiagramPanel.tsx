@@ -115,6 +115,14 @@ export function DiagramPanel({
           priority: '{priority}',
         }),
       },
+      bridge: {
+        title: t('diagram.bridge.title', { name: '{name}', address: '{address}' }),
+        kind: t('diagram.bridge.kind'),
+        nfOn: t('diagram.bridge.nfOn'),
+        nfOff: t('diagram.bridge.nfOff'),
+        hairpinOn: t('diagram.bridge.hairpinOn'),
+        hairpinOff: t('diagram.bridge.hairpinOff'),
+      },
       ct: {
         title: t('diagram.ct.title'),
         empty: t('diagram.ct.empty'),

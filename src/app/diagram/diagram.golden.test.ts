@@ -34,6 +34,14 @@ const TEXTS: Parameters<typeof createDiagram>[1] = {
     ipvs: 'IPVS',
     nftTitle: 'nft base chain {family} {table} {chain}: type {type}, priority {priority}',
   },
+  bridge: {
+    title: 'Linux bridge {name} ({address}): the pods’ veths are its ports',
+    kind: 'bridge',
+    nfOn: 'br_netfilter on: bridged IPv4 passes the hooks',
+    nfOff: 'br_netfilter off: bridged frames skip the hooks',
+    hairpinOn: '↺ hairpin on',
+    hairpinOff: 'hairpin off',
+  },
   ct: {
     title: 'conntrack',
     empty: 'no entry yet',

@@ -7,7 +7,7 @@
 import { select, type Selection } from 'd3-selection';
 import 'd3-transition';
 import { easeCubicInOut } from 'd3-ease';
-import { pointAlong, type Rect } from '../model/geometry.ts';
+import { overlap, pointAlong, type Rect } from '../model/geometry.ts';
 import type { Scene, SceneStep, StripMark } from '../model/scene.ts';
 import {
   followTransform,
@@ -174,8 +174,13 @@ export function createDiagram(
     // On a compact host (a client) with nothing else to point at, the host's name and address
     // stay readable: the label goes beside the box, not over it.
     const compact = h && !h.pipeline ? { x: h.x, y: h.y, w: h.w, h: h.h } : null;
+    // On the bridge (its ports, br_netfilter's state) the label goes above or below it.
+    const b = h?.bridge;
+    const bridge = b && overlap(b, { x: s.at.x, y: s.at.y, w: 1, h: 1 }) > 0 ? b : null;
     let keepClear =
-      hook ?? (chip ? { x: chip.at.x - chip.w / 2, y: chip.at.y - 10, w: chip.w, h: 20 } : compact);
+      hook ??
+      bridge ??
+      (chip ? { x: chip.at.x - chip.w / 2, y: chip.at.y - 10, w: chip.w, h: 20 } : compact);
     // The end mark (its cross and the DROP under it) stays visible too.
     if (s.end) keepClear = union(keepClear, { x: s.at.x - 30, y: s.at.y - 16, w: 60, h: 54 });
     token.label(s, obstacles, keepClear, bounds);
@@ -222,6 +227,7 @@ export function createDiagram(
     obstacles = layout.hosts.flatMap((h) => [
       ...h.hooks.map((k) => k.box),
       ...(h.ct ? [h.ct] : []),
+      ...(h.bridge ? [h.bridge] : []),
       ...h.processes.map((p) => ({ x: p.at.x - p.w / 2, y: p.at.y - 10, w: p.w, h: 20 })),
       // A node's interface bar and title, a compact host whole.
       h.pipeline ? { x: h.x, y: h.y - 12, w: h.w, h: 46 } : { x: h.x, y: h.y, w: h.w, h: h.h },

@@ -5,16 +5,10 @@
  * changes.
  */
 import type { Selection } from 'd3-selection';
-import {
-  DIAMOND,
-  HOOK_TITLE_H,
-  LOCAL_STRIP,
-  NIC_BAR_H,
-  ROUTE_IN,
-  ROUTE_OUT,
-  type Rect,
-} from '../model/geometry.ts';
+import { DIAMOND, HOOK_TITLE_H, NIC_BAR_H, nodeGeometry, type Rect } from '../model/geometry.ts';
 import type { DiagramLayout, HookRow, HostBox } from '../model/layout.ts';
+import { drawBridge } from './bridge.ts';
+import { shorten } from '../model/names.ts';
 
 export interface DiagramText {
   routing: string;
@@ -32,6 +26,15 @@ export interface DiagramText {
     natCore: string;
     ipvs: string;
     nftTitle: string;
+  };
+  /** A node's bridge; `title` has {name} {address}. */
+  bridge: {
+    title: string;
+    kind: string;
+    nfOn: string;
+    nfOff: string;
+    hairpinOn: string;
+    hairpinOff: string;
   };
   ct: {
     title: string;
@@ -118,7 +121,7 @@ export function drawHosts(g: G, layout: DiagramLayout, text: DiagramText): void 
         .attr('x', i.bar.x + i.bar.w / 2)
         .attr('y', i.bar.y + i.bar.h / 2 + size * 0.36)
         .attr('text-anchor', 'middle')
-        .text(clip(full, Math.floor((i.bar.w - 8) / (size * MONO_CHAR))))
+        .text(shorten(full, Math.floor((i.bar.w - 8) / (size * MONO_CHAR))))
         .append('title')
         .text(full);
     }
@@ -126,7 +129,7 @@ export function drawHosts(g: G, layout: DiagramLayout, text: DiagramText): void 
   }
 }
 
-/** Cuts a label to `n` characters with an ellipsis (SVG text does not wrap or clip). */
+/** Cuts a caption to `n` characters with an ellipsis (names: model/names.ts shorten). */
 export function clip(s: string, n: number): string {
   return s.length <= n ? s : `${s.slice(0, Math.max(1, n - 1))}…`;
 }
@@ -146,15 +149,21 @@ function drawSimple(hg: G, h: HostBox, text: DiagramText): void {
     .attr('class', 'host-name')
     .attr('x', h.x + 10)
     .attr('y', h.y + 45)
-    .text(clip(h.title, Math.floor((h.w - 20) / (14 * SANS_CHAR))))
+    .text(shorten(h.title, Math.floor((h.w - 20) / (14 * SANS_CHAR))))
     .append('title')
     .text(h.title);
-  const detail = h.kind === 'pod' ? `${h.ips.join(', ')} · ${h.subtitle}` : h.ips.join(', ');
+  const ips = h.ips.join(', ');
+  const detail = h.kind === 'pod' ? `${ips} · ${h.subtitle}` : ips;
   hg.append('text')
     .attr('class', 'host-ip')
     .attr('x', h.x + 10)
     .attr('y', h.y + 62)
-    .text(clip(detail, mono))
+    .text(
+      // A pod's generated name is cut in its middle, its addresses kept whole.
+      h.kind === 'pod' && ips.length + 3 < mono - 6
+        ? `${ips} · ${shorten(h.subtitle, mono - ips.length - 3)}`
+        : clip(detail, mono),
+    )
     .append('title')
     .text(detail);
   const procs = h.processes.map((p) => p.label).join('  ');
@@ -215,18 +224,19 @@ function nftRow(sg: G, r: HookRow, x: number, y: number, w: number, text: Diagra
     .attr('class', 'strip-label strip-table')
     .attr('x', x + 10)
     .attr('y', y + 12)
-    .text(clip(n.table, fits(w - 24) - p.length - 1));
+    .text(shorten(n.table, fits(w - 24) - p.length - 1));
   sg.append('text')
     .attr('class', 'strip-prio')
     .attr('x', x + w - 9)
     .attr('y', y + 12)
     .attr('text-anchor', 'end')
     .text(p);
+  // Shortened around the middle (the row's title above has the full name).
   sg.append('text')
     .attr('class', 'strip-label strip-chain')
     .attr('x', x + 10)
     .attr('y', y + 25)
-    .text(clip(n.chain, fits(w - 14)));
+    .text(shorten(n.chain, fits(w - 14)));
   sg.append('text')
     .attr('class', 'strip-badge')
     .attr('x', x + w - 9)
@@ -257,6 +267,7 @@ function drawNode(hg: G, h: HostBox, text: DiagramText): void {
       .attr('points', pts(e.points))
       .attr('marker-end', 'url(#hp-arrow)');
   if (h.ct) drawCtBox(hg, h.ct, text);
+  if (h.bridge) drawBridge(hg, h.bridge, text);
   for (const k of h.hooks) {
     const kg = hg.append('g').attr('class', 'hook').attr('data-hook', k.hook);
     box(kg, k.box, 6, 'hook-box');
@@ -289,9 +300,10 @@ function drawNode(hg: G, h: HostBox, text: DiagramText): void {
       y += t.h;
     }
   }
+  const geo = h.geo ?? nodeGeometry(() => 0);
   for (const [cls, c] of [
-    ['route-in', ROUTE_IN],
-    ['route-out', ROUTE_OUT],
+    ['route-in', geo.routeIn],
+    ['route-out', geo.routeOut],
   ] as const) {
     const p = at(c.x, c.y);
     const rg = hg.append('g').attr('class', `route ${cls}`);
@@ -310,9 +322,9 @@ function drawNode(hg: G, h: HostBox, text: DiagramText): void {
       .attr('text-anchor', 'middle')
       .text(text.routing);
   }
-  const s = at(LOCAL_STRIP.x, LOCAL_STRIP.y);
+  const s = at(geo.local.x, geo.local.y);
   const lg = hg.append('g').attr('class', 'local');
-  box(lg, { x: s.x, y: s.y, w: LOCAL_STRIP.w, h: LOCAL_STRIP.h }, 6);
+  box(lg, { x: s.x, y: s.y, w: geo.local.w, h: geo.local.h }, 6);
   lg.append('text')
     .attr('class', 'local-label')
     .attr('x', s.x + 10)
@@ -331,7 +343,7 @@ function drawNode(hg: G, h: HostBox, text: DiagramText): void {
       .attr('x', p.at.x)
       .attr('y', p.at.y + 4)
       .attr('text-anchor', 'middle')
-      .text(clip(p.label, Math.floor((p.w - 8) / (11 * MONO_CHAR))));
+      .text(shorten(p.label, Math.floor((p.w - 8) / (11 * MONO_CHAR))));
     pg.append('title').text(p.label);
   }
 }

@@ -294,6 +294,12 @@ export const UI_EN = {
   'diagram.row.ipvs': 'IPVS',
   'diagram.row.nftTitle':
     'nft base chain {family} {table} {chain}: type {type}, priority {priority}',
+  'diagram.bridge.title': 'Linux bridge {name} ({address}): the pods’ veths are its ports',
+  'diagram.bridge.kind': 'bridge',
+  'diagram.bridge.nfOn': 'br_netfilter on: bridged IPv4 passes the hooks',
+  'diagram.bridge.nfOff': 'br_netfilter off: bridged frames skip the hooks',
+  'diagram.bridge.hairpinOn': '↺ hairpin on',
+  'diagram.bridge.hairpinOff': 'hairpin off',
   'diagram.ct.title': 'conntrack',
   'diagram.ct.empty': 'no entry yet',
   'diagram.ct.original': 'original',

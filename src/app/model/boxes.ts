@@ -6,13 +6,12 @@ import type { ClusterView, HookRowsView } from '../../cluster/types.ts';
 import type { TableView } from './rules-view.ts';
 import type { Hook, TableName } from '../../engine/rules/types.ts';
 import {
-  CT_BOX,
+  BRIDGE_BAND_H,
+  BRIDGE_H,
   HOOK_AT,
   HOOK_ROWS,
   HOOK_W,
-  LOCAL_STRIP,
   NIC_BAR_H,
-  NODE_H,
   NODE_W,
   NFT_ROW_H,
   SIMPLE_H,
@@ -20,10 +19,19 @@ import {
   STRIP_H,
   hookHeight,
   isTable,
+  nodeGeometry,
   pipelineEdges,
   type Rect,
 } from './geometry.ts';
-import type { HookRow, HookView, HostBox, IfaceBox, ProcessBox, WireView } from './layout.ts';
+import type {
+  BridgeBox,
+  HookRow,
+  HookView,
+  HostBox,
+  IfaceBox,
+  ProcessBox,
+  WireView,
+} from './layout.ts';
 
 const BUS_Y = 30;
 const BUS_STEP = 16;
@@ -124,6 +132,8 @@ export function simpleBox(
     ct: null,
     ifaces: [...place(top, 'top'), ...place(bot, 'bottom')],
     processes: processBoxes(h, { x: x + 6, y: y + SIMPLE_H - 26, w: SIMPLE_W - 12, h: 20 }, 0),
+    geo: null,
+    bridge: null,
   };
 }
 
@@ -139,62 +149,53 @@ export function nodeBox(
   podCentres: readonly { pod: string; x: number }[],
 ): HostBox {
   const rowsOf = hookRows ? planRows(hookRows) : classicRows(tablesIn(rules));
-  const hooks: HookView[] = (Object.keys(HOOK_AT) as Hook[]).map((hook) => {
-    const rows = rowsOf(hook);
-    const at = HOOK_AT[hook];
+  const rowsBy = new Map((Object.keys(HOOK_AT) as Hook[]).map((k) => [k, rowsOf(k)]));
+  const heightOf = (k: Hook) => rowsHeight(rowsBy.get(k) ?? []);
+  const geo = nodeGeometry(heightOf);
+  const hooks: HookView[] = [...rowsBy].map(([hook, rows]) => {
+    const at = geo.hookAt[hook];
     return {
       hook,
       box: { x: x + at.x, y: y + at.y, w: HOOK_W, h: hookHeight(rowsHeight(rows)) },
       rows,
     };
   });
-  const heightOf = (k: Hook) => rowsHeight(hooks.find((v) => v.hook === k)?.rows ?? []);
-  const edges = pipelineEdges(heightOf).map((e) => ({
+  const edges = pipelineEdges(geo, heightOf).map((e) => ({
     ...e,
     points: e.points.map((p) => ({ x: x + p.x, y: y + p.y })),
   }));
   const names = [...(ifacesSeen.get(h.name) ?? [])];
   const bottomNames = names.filter((n) => n !== 'lo' && isVeth(n, h.name, podHosts, peerOf));
-  const topNames = names.filter((n) => !bottomNames.includes(n));
-  const ifaces: IfaceBox[] = [];
-  const barW = (NODE_W - 48) / Math.max(1, topNames.length);
-  topNames.forEach((name, i) => {
-    const bx = x + 24 + i * barW;
-    // A wide bar on the top edge: packets come in on its left (towards PREROUTING) and leave on
-    // its right (from POSTROUTING), so the token never crosses the pipeline; it slides along
-    // the bar between the wire's attachment and those points.
-    ifaces.push({
-      name,
-      port: { x: bx + barW / 2, y },
-      inPoint: { x: x + HOOK_AT.PREROUTING.x + HOOK_W / 2, y },
-      outPoint: { x: x + HOOK_AT.POSTROUTING.x + HOOK_W / 2, y },
-      side: 'top',
-      bar: { x: bx + 2, y: y - NIC_BAR_H / 2, w: barW - 4, h: NIC_BAR_H },
-    });
-  });
-  bottomNames.forEach((name, i) => {
-    const peer = peerOf.get(`${h.name}/${name}`);
-    const px =
-      podCentres.find((p) => p.pod === peer)?.x ??
-      x + ((i + 1) * NODE_W) / (bottomNames.length + 1);
-    const cx = Math.min(Math.max(px, x + 40), x + NODE_W - 40);
-    ifaces.push({
-      name,
-      port: { x: cx, y: y + NODE_H },
-      inPoint: { x: cx - 8, y: y + NODE_H },
-      outPoint: { x: cx + 8, y: y + NODE_H },
-      side: 'bottom',
-      bar: { x: cx - 40, y: y + NODE_H - 8, w: 80, h: 16 },
-    });
-  });
-  const strip = { x: x + LOCAL_STRIP.x, y: y + LOCAL_STRIP.y, w: LOCAL_STRIP.w, h: LOCAL_STRIP.h };
+  const topNames = names.filter((n) => !bottomNames.includes(n) && n !== h.bridge?.name);
+  const drawnPorts = h.bridge?.ports.filter((p) => bottomNames.includes(p.iface)) ?? [];
+  const nodeH = geo.stackH + (drawnPorts.length ? BRIDGE_BAND_H : 0);
+  const ifaces = [
+    ...topBars(topNames, x, y),
+    ...bottomBars(bottomNames, h.name, x, y + nodeH, peerOf, podCentres),
+  ];
+  const bridge: BridgeBox | null =
+    h.bridge && drawnPorts.length
+      ? {
+          ...h.bridge,
+          x: x + 14,
+          y: y + nodeH - 8 - BRIDGE_H,
+          w: NODE_W - 28,
+          h: BRIDGE_H,
+          ports: drawnPorts.map((p) => ({
+            ...p,
+            x: ifaces.find((i) => i.name === p.iface)?.port.x ?? x,
+          })),
+        }
+      : null;
+  const L = geo.local;
+  const strip = { x: x + L.x, y: y + L.y, w: L.w, h: L.h };
   return {
     name: h.name,
     kind: h.kind,
     x,
     y,
     w: NODE_W,
-    h: NODE_H,
+    h: nodeH,
     ips: h.ips,
     title: titleOf(h),
     subtitle: subtitleOf(h),
@@ -203,10 +204,57 @@ export function nodeBox(
     onPath: true,
     hooks,
     edges,
-    ct: { x: x + CT_BOX.x, y: y + CT_BOX.y, w: CT_BOX.w, h: CT_BOX.h },
+    ct: { x: x + geo.ct.x, y: y + geo.ct.y, w: geo.ct.w, h: geo.ct.h },
     ifaces,
     processes: processBoxes(h, strip, 112),
+    geo,
+    bridge,
   };
+}
+
+/**
+ * Wide bars on the top edge: packets come in on their left (towards PREROUTING) and leave on
+ * their right (from POSTROUTING), so the token never crosses the pipeline; it slides along the
+ * bar between the wire's attachment and those points.
+ */
+function topBars(names: readonly string[], x: number, y: number): IfaceBox[] {
+  const barW = (NODE_W - 48) / Math.max(1, names.length);
+  return names.map((name, i) => {
+    const bx = x + 24 + i * barW;
+    return {
+      name,
+      port: { x: bx + barW / 2, y },
+      inPoint: { x: x + HOOK_AT.PREROUTING.x + HOOK_W / 2, y },
+      outPoint: { x: x + HOOK_AT.POSTROUTING.x + HOOK_W / 2, y },
+      side: 'top',
+      bar: { x: bx + 2, y: y - NIC_BAR_H / 2, w: barW - 4, h: NIC_BAR_H },
+    };
+  });
+}
+
+/** The pods' veths on the bottom edge (at `bottom`), each above its pod. */
+function bottomBars(
+  names: readonly string[],
+  host: string,
+  x: number,
+  bottom: number,
+  peerOf: Map<string, string>,
+  podCentres: readonly { pod: string; x: number }[],
+): IfaceBox[] {
+  return names.map((name, i) => {
+    const peer = peerOf.get(`${host}/${name}`);
+    const px =
+      podCentres.find((p) => p.pod === peer)?.x ?? x + ((i + 1) * NODE_W) / (names.length + 1);
+    const cx = Math.min(Math.max(px, x + 40), x + NODE_W - 40);
+    return {
+      name,
+      port: { x: cx, y: bottom },
+      inPoint: { x: cx - 8, y: bottom },
+      outPoint: { x: cx + 8, y: bottom },
+      side: 'bottom',
+      bar: { x: cx - 40, y: bottom - 8, w: 80, h: 16 },
+    };
+  });
 }
 
 const rowsHeight = (rows: readonly HookRow[]) => rows.reduce((sum, r) => sum + r.h, 0);

@@ -38,7 +38,14 @@ export const FRAME_H = NODE_H + PAD_TOP + PAD_BOTTOM;
 export function focusRect(layout: DiagramLayout, host: string): Rect {
   const h = layout.hosts.find((x) => x.name === host);
   if (!h) return { x: 0, y: 0, w: layout.width, h: layout.height };
-  if (h.pipeline) return { x: h.x - PAD_X, y: h.y - PAD_TOP, w: h.w + 2 * PAD_X, h: FRAME_H };
+  // A node taller than usual (many rows, a bridge) is framed whole: the zoom is a little smaller.
+  if (h.pipeline)
+    return {
+      x: h.x - PAD_X,
+      y: h.y - PAD_TOP,
+      w: h.w + 2 * PAD_X,
+      h: Math.max(FRAME_H, h.h + PAD_TOP + PAD_BOTTOM),
+    };
   // A client, pod or router: a node-sized frame around it, kept on the drawing, so its
   // neighbours (the node a pod hangs under, the wire a client sends on) give context.
   const clamp = (v: number, size: number, total: number) =>

@@ -99,99 +99,114 @@ export const NIC_BAR_H = 20;
 export const center = (r: Rect): Point => ({ x: r.x + r.w / 2, y: r.y + r.h / 2 });
 export const add = (a: Point, b: Point): Point => ({ x: a.x + b.x, y: a.y + b.y });
 
-/** A hook box in node coordinates, for rows `rowsH` pixels high together. */
-export function hookRect(hook: Hook, rowsH: number): Rect {
-  const at = HOOK_AT[hook];
-  return { x: at.x, y: at.y, w: HOOK_W, h: hookHeight(rowsH) };
-}
-
 export interface Edge {
   readonly from: string;
   readonly to: string;
   readonly points: readonly Point[];
 }
 
-const P = HOOK_AT;
-const right = (h: Hook) => P[h].x + HOOK_W;
-const mid = (h: Hook) => P[h].x + HOOK_W / 2;
+/**
+ * Where a node's parts sit, once its hook boxes' heights are known: the top row of hooks at
+ * ROW_A, INPUT and OUTPUT (with the conntrack table between them) below the tallest of them, the
+ * local sockets below those, and the node as tall as its content. With few rows this is the
+ * fixed drawing above; a host with many rows (kube-proxy's nft base chains beside iptables'
+ * tables) gets taller boxes and the rest moves down, so no box overlaps another.
+ */
+export interface NodeGeometry {
+  readonly hookAt: Readonly<Record<Hook, Point>>;
+  readonly routeIn: Point;
+  readonly routeOut: Point;
+  readonly local: Rect;
+  readonly ct: Rect;
+  /** The node's height without the bridge band (see bridgeBand). */
+  readonly stackH: number;
+}
+
+/**
+ * A node with a Linux bridge: a band this high under the local sockets, the bridge drawn in it
+ * right on top of the pods' veth bars (its ports on the node's bottom edge).
+ */
+export const BRIDGE_BAND_H = 50;
+export const BRIDGE_H = 40;
+/** Where a bridged frame runs along the bridge: between its caption and the ports' hairpin marks. */
+export const BRIDGE_LANE = 21;
+
+/** Gap between the top row of hooks and the row below it (the route-in → INPUT arrow). */
+const ROW_GAP = 24;
+
+/** The geometry of a node whose hook `hook` has rows `rowsH(hook)` pixels high together. */
+export function nodeGeometry(rowsH: (hook: Hook) => number): NodeGeometry {
+  const hh = (k: Hook) => hookHeight(rowsH(k));
+  const top = Math.max(hh('PREROUTING'), hh('FORWARD'), hh('POSTROUTING'));
+  const rowB = Math.max(ROW_B, ROW_A + top + ROW_GAP);
+  const down = rowB - ROW_B;
+  const routeOut = { x: ROUTE_OUT.x, y: ROUTE_OUT.y + down };
+  // The local strip sits below INPUT and the conntrack table, and below the route-out diamond.
+  const localY = Math.max(LOCAL_STRIP.y + down, rowB + hh('INPUT') + 16, routeOut.y + DIAMOND + 16);
+  const stackH = Math.max(localY + NODE_H - LOCAL_STRIP.y, rowB + hh('OUTPUT') + 12);
+  return {
+    hookAt: {
+      PREROUTING: HOOK_AT.PREROUTING,
+      FORWARD: HOOK_AT.FORWARD,
+      POSTROUTING: HOOK_AT.POSTROUTING,
+      INPUT: { x: HOOK_AT.INPUT.x, y: rowB },
+      OUTPUT: { x: HOOK_AT.OUTPUT.x, y: rowB },
+    },
+    routeIn: ROUTE_IN,
+    routeOut,
+    local: { ...LOCAL_STRIP, y: localY },
+    ct: { ...CT_BOX, y: rowB },
+    stackH,
+  };
+}
 
 /** The pipeline's arrows, each as a polyline, keyed `from>to` by slot id; `rows` gives the height of each hook's rows. */
-export function pipelineEdges(rows: (hook: Hook) => number): Edge[] {
+export function pipelineEdges(g: NodeGeometry, rows: (hook: Hook) => number): Edge[] {
+  const P = g.hookAt;
+  const right = (h: Hook) => P[h].x + HOOK_W;
+  const mid = (h: Hook) => P[h].x + HOOK_W / 2;
+  const { routeIn: RI, routeOut: RO, local: L } = g;
+  const line = (from: string, to: string, ...points: Point[]): Edge => ({ from, to, points });
   return [
-    {
-      from: 'PREROUTING',
-      to: 'route-in',
-      points: [
-        { x: right('PREROUTING'), y: MAIN_Y },
-        { x: ROUTE_IN.x - DIAMOND, y: MAIN_Y },
-      ],
-    },
-    {
-      from: 'route-in',
-      to: 'FORWARD',
-      points: [
-        { x: ROUTE_IN.x + DIAMOND, y: MAIN_Y },
-        { x: P.FORWARD.x, y: MAIN_Y },
-      ],
-    },
-    {
-      from: 'FORWARD',
-      to: 'POSTROUTING',
-      points: [
-        { x: right('FORWARD'), y: MAIN_Y },
-        { x: P.POSTROUTING.x, y: MAIN_Y },
-      ],
-    },
-    {
-      from: 'route-in',
-      to: 'INPUT',
-      points: [
-        { x: ROUTE_IN.x, y: MAIN_Y + DIAMOND },
-        { x: ROUTE_IN.x, y: P.INPUT.y },
-      ],
-    },
-    {
-      from: 'INPUT',
-      to: 'local',
-      points: [
-        { x: ROUTE_IN.x, y: P.INPUT.y + hookHeight(rows('INPUT')) },
-        { x: ROUTE_IN.x, y: LOCAL_STRIP.y },
-      ],
-    },
-    {
-      from: 'local',
-      to: 'route-out',
-      points: [
-        { x: LOCAL_STRIP.x + LOCAL_STRIP.w, y: LOCAL_STRIP.y + LOCAL_STRIP.h / 2 },
-        { x: ROUTE_OUT.x, y: LOCAL_STRIP.y + LOCAL_STRIP.h / 2 },
-        { x: ROUTE_OUT.x, y: ROUTE_OUT.y + DIAMOND },
-      ],
-    },
-    {
-      from: 'route-out',
-      to: 'OUTPUT',
-      points: [
-        { x: ROUTE_OUT.x + DIAMOND, y: ROUTE_OUT.y },
-        { x: P.OUTPUT.x, y: ROUTE_OUT.y },
-      ],
-    },
-    {
-      from: 'OUTPUT',
-      to: 'POSTROUTING',
-      points: [
-        { x: mid('OUTPUT'), y: P.OUTPUT.y },
-        { x: mid('POSTROUTING'), y: P.POSTROUTING.y + hookHeight(rows('POSTROUTING')) },
-      ],
-    },
+    line(
+      'PREROUTING',
+      'route-in',
+      { x: right('PREROUTING'), y: MAIN_Y },
+      { x: RI.x - DIAMOND, y: MAIN_Y },
+    ),
+    line('route-in', 'FORWARD', { x: RI.x + DIAMOND, y: MAIN_Y }, { x: P.FORWARD.x, y: MAIN_Y }),
+    line(
+      'FORWARD',
+      'POSTROUTING',
+      { x: right('FORWARD'), y: MAIN_Y },
+      { x: P.POSTROUTING.x, y: MAIN_Y },
+    ),
+    line('route-in', 'INPUT', { x: RI.x, y: MAIN_Y + DIAMOND }, { x: RI.x, y: P.INPUT.y }),
+    line(
+      'INPUT',
+      'local',
+      { x: RI.x, y: P.INPUT.y + hookHeight(rows('INPUT')) },
+      { x: RI.x, y: L.y },
+    ),
+    line(
+      'local',
+      'route-out',
+      { x: L.x + L.w, y: L.y + L.h / 2 },
+      { x: RO.x, y: L.y + L.h / 2 },
+      { x: RO.x, y: RO.y + DIAMOND },
+    ),
+    line('route-out', 'OUTPUT', { x: RO.x + DIAMOND, y: RO.y }, { x: P.OUTPUT.x, y: RO.y }),
+    line(
+      'OUTPUT',
+      'POSTROUTING',
+      { x: mid('OUTPUT'), y: P.OUTPUT.y },
+      { x: mid('POSTROUTING'), y: P.POSTROUTING.y + hookHeight(rows('POSTROUTING')) },
+    ),
   ];
 }
 
-/** Where the token stands in a hook box: on the row (right of its label), or the box centre. */
-export function hookPoint(hook: Hook, row: RowName | null, rows: readonly RowBox[]): Point {
-  const r = hookRect(
-    hook,
-    rows.reduce((sum, x) => sum + x.h, 0),
-  );
+/** Where the token stands in a hook box `r`: on the row (right of its label), or the box centre. */
+export function hookPoint(r: Rect, row: RowName | null, rows: readonly RowBox[]): Point {
   const i = row ? rows.findIndex((x) => x.row === row) : -1;
   if (i < 0) return center(r);
   const top = rows.slice(0, i).reduce((sum, x) => sum + x.h, 0);

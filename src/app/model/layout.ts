@@ -12,11 +12,11 @@ import type {
 import type { TableView } from './rules-view.ts';
 import type { Hook } from '../../engine/rules/types.ts';
 import {
-  NODE_H,
   NODE_W,
   SIMPLE_H,
   SIMPLE_W,
   type Edge,
+  type NodeGeometry,
   type Point,
   type Rect,
   type RowBox,
@@ -82,6 +82,23 @@ export interface HostBox {
   readonly ct: Rect | null;
   readonly ifaces: readonly IfaceBox[];
   readonly processes: readonly ProcessBox[];
+  /** Where a node's pipeline parts sit (relative to its corner), nodes only. */
+  readonly geo: NodeGeometry | null;
+  /** The node's bridge, drawn between its stack and the pods' veths (its ports). */
+  readonly bridge: BridgeBox | null;
+}
+
+/** A Linux bridge inside a node (absolute): its band, and a mark above each port. */
+export interface BridgeBox extends Rect {
+  readonly name: string;
+  readonly address: string | null;
+  readonly nfCallIptables: boolean;
+  /** `x`: the port's veth bar centre. */
+  readonly ports: readonly {
+    readonly iface: string;
+    readonly hairpin: boolean;
+    readonly x: number;
+  }[];
 }
 
 export interface WireView {
@@ -173,10 +190,8 @@ export function layoutDiagram({ cluster, runs, rules, hooks }: LayoutInput): Dia
     const pods = podsOf(node.name);
     const hidden = byKind('pod').filter((p) => p.node === node.name).length - pods.length;
     const nodeW = pipeline ? NODE_W : SIMPLE_W;
-    const nodeH = pipeline ? NODE_H : SIMPLE_H;
     const colW = Math.max(nodeW, pods.length * POD_SPACING - 24);
     const nx = x + (colW - nodeW) / 2;
-    const podY = TOP + nodeH + POD_GAP;
     const podXs = pods.map(
       (_, i) => x + (colW - (pods.length * POD_SPACING - 24)) / 2 + i * POD_SPACING,
     );
@@ -203,6 +218,8 @@ export function layoutDiagram({ cluster, runs, rules, hooks }: LayoutInput): Dia
           new Set(pods.map((p) => p.name)),
           peerOf,
         );
+    // A node with many rows is taller: its pods hang below it.
+    const podY = TOP + box.h + POD_GAP;
     hosts.push({ ...box, hiddenPods: hidden });
     pods.forEach((p, i) =>
       hosts.push(simpleBox(p, podXs[i] as number, podY, visited, ifacesSeen, 'top')),

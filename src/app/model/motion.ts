@@ -3,12 +3,13 @@
  * through the pipeline's arrows inside a node, along the wire between hosts.
  */
 import {
-  LOCAL_STRIP,
+  BRIDGE_LANE,
   ROUTE_IN,
-  ROUTE_OUT,
   add,
   center,
   hookPoint,
+  nodeGeometry,
+  type NodeGeometry,
   type Point,
 } from './geometry.ts';
 import type { DiagramLayout, HostBox, IfaceBox } from './layout.ts';
@@ -72,6 +73,8 @@ function ifaceOf(h: HostBox, name: string): IfaceBox | undefined {
 }
 
 const origin = (h: HostBox): Point => ({ x: h.x, y: h.y });
+const FIXED = nodeGeometry(() => 0);
+const geoOf = (h: HostBox): NodeGeometry => h.geo ?? FIXED;
 const boxCentre = (h: HostBox): Point => ({ x: h.x + h.w / 2, y: h.y + h.h / 2 });
 
 /** The token's resting point for a slot of a host. */
@@ -79,6 +82,8 @@ export function slotPoint(layout: DiagramLayout, host: string, slot: Slot): Poin
   const h = hostBox(layout, host);
   if (!h) return { x: 0, y: 0 };
   if (slot.kind === 'in' || slot.kind === 'out') {
+    const b = bridgePoint(h, slot);
+    if (b) return b;
     const i = ifaceOf(h, slot.iface);
     if (i) return slot.kind === 'in' ? i.inPoint : i.outPoint;
     // lo (and interfaces with no drawn wire): the packet turns round inside the host.
@@ -92,27 +97,55 @@ export function slotPoint(layout: DiagramLayout, host: string, slot: Slot): Poin
   if (!h.pipeline) return boxCentre(h);
   switch (slot.kind) {
     case 'hook': {
-      const rows = h.hooks.find((k) => k.hook === slot.hook)?.rows ?? [];
-      return add(origin(h), hookPoint(slot.hook, slot.row, rows));
+      const k = h.hooks.find((v) => v.hook === slot.hook);
+      return k ? hookPoint(k.box, slot.row, k.rows) : boxCentre(h);
     }
     case 'route-in':
-      return add(origin(h), ROUTE_IN);
+      return add(origin(h), geoOf(h).routeIn);
     case 'route-out':
-      return add(origin(h), ROUTE_OUT);
-    case 'local':
+      return add(origin(h), geoOf(h).routeOut);
+    case 'local': {
       // No socket: between the strip's caption and the chips, so no process looks reached.
-      return add(origin(h), { x: LOCAL_STRIP.x + 104, y: LOCAL_STRIP.y + LOCAL_STRIP.h / 2 });
+      const L = geoOf(h).local;
+      return add(origin(h), { x: L.x + 104, y: L.y + L.h / 2 });
+    }
   }
+}
+
+/**
+ * A bridge's step: on the bridge, above the port (left of its centre coming in, right going
+ * out, as on the veth bars); null when the slot is not the bridge's or it is not drawn.
+ */
+function bridgePoint(h: HostBox, slot: Slot): Point | null {
+  if ((slot.kind !== 'in' && slot.kind !== 'out') || !slot.bridge) return null;
+  const b = h.bridge?.name === slot.bridge ? h.bridge : null;
+  const port = b?.ports.find((p) => p.iface === slot.iface);
+  if (!b || !port) return null;
+  return { x: port.x + (slot.kind === 'in' ? -8 : 8), y: b.y + BRIDGE_LANE };
+}
+
+const onBridge = (h: HostBox, s: Slot) => bridgePoint(h, s) !== null;
+
+/**
+ * Along the bridge, from port to port (or down to the veth it leaves by); a hairpin (out by the
+ * way in) dips towards the port and comes back up.
+ */
+function bridgePath(start: Point, end: Point): Point[] {
+  if (Math.abs(start.x - end.x) > 20 || start.y !== end.y) return [start, end];
+  const dip = start.y + 10;
+  return [start, { x: start.x, y: dip }, { x: end.x, y: dip }, end];
 }
 
 function waypoint(h: HostBox, id: SlotId): Point {
   switch (id) {
     case 'route-in':
-      return add(origin(h), ROUTE_IN);
+      return add(origin(h), geoOf(h).routeIn);
     case 'route-out':
-      return add(origin(h), ROUTE_OUT);
-    case 'local':
-      return add(origin(h), { x: ROUTE_IN.x, y: LOCAL_STRIP.y + LOCAL_STRIP.h / 2 });
+      return add(origin(h), geoOf(h).routeOut);
+    case 'local': {
+      const L = geoOf(h).local;
+      return add(origin(h), { x: geoOf(h).routeIn.x, y: L.y + L.h / 2 });
+    }
     case 'in':
     case 'out':
       return boxCentre(h);
@@ -131,6 +164,17 @@ export function motionPath(layout: DiagramLayout, prev: Step | null, cur: Step):
   if (prev.host !== cur.host) return [start, ...wirePath(layout, prev, cur), end];
   const h = hostBox(layout, cur.host);
   if (!h || !h.pipeline) return [start, end];
+  // The same place (the wire after the bridge's xmit on that veth): no move.
+  if (start.x === end.x && start.y === end.y) return [start, end];
+  // Between the bridge's ports, or from the bridge out of a veth: the frame stays at L2.
+  if (onBridge(h, prev.slot) && (onBridge(h, cur.slot) || cur.slot.kind === 'out'))
+    return bridgePath(start, end);
+  // Back down to the bridge (a hairpin dropped after PREROUTING): along the left gutter, not
+  // through hooks the frame never reached.
+  if (onBridge(h, cur.slot)) {
+    const gx = h.x + 12;
+    return [start, { x: gx, y: start.y }, { x: gx, y: end.y }, end];
+  }
   const walk = pipelineWalk(slotId(prev.slot), slotId(cur.slot));
   if (!walk || walk.length < 2) return gutter(h, prev.slot, cur.slot, start, end);
   // Along the arrows the node draws; a waypoint where there is no arrow (in, out).
@@ -163,7 +207,11 @@ function gutter(
   }
   if (bottom(b) && b.kind === 'out') {
     const gx = h.x + h.w - 12;
-    pts.splice(pts.length - 1, 0, { x: gx, y: h.y + ROUTE_IN.y }, { x: gx, y: end.y });
+    // A port of the bridge: the frame leaves through the bridge, along its band, to the veth.
+    const port = h.bridge?.ports.find((p) => p.iface === b.iface);
+    const y = port && h.bridge ? h.bridge.y + BRIDGE_LANE : end.y;
+    pts.splice(pts.length - 1, 0, { x: gx, y: h.y + ROUTE_IN.y }, { x: gx, y });
+    if (y !== end.y) pts.splice(pts.length - 1, 0, { x: end.x, y });
   }
   return pts;
 }

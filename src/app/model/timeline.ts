@@ -10,9 +10,13 @@ import { changedFields, type Field } from './packet.ts';
 import type { RowName } from './geometry.ts';
 
 /** Places in a host's pipeline, drawn the way engineers draw the netfilter hooks. */
+/**
+ * `bridge` on an `in`/`out` slot: the step is the bridge's (a BridgeAction), at that port of the
+ * bridge rather than on the veth itself.
+ */
 export type Slot =
-  | { readonly kind: 'in'; readonly iface: string }
-  | { readonly kind: 'out'; readonly iface: string }
+  | { readonly kind: 'in'; readonly iface: string; readonly bridge?: string }
+  | { readonly kind: 'out'; readonly iface: string; readonly bridge?: string }
   | { readonly kind: 'hook'; readonly hook: Hook; readonly row: RowName | null }
   | { readonly kind: 'route-in' }
   | { readonly kind: 'route-out' }
@@ -68,22 +72,37 @@ function nftRow(e: TraceEvent, prev: Slot | undefined): RowName | null {
   return nftKey(e.nft);
 }
 
+/**
+ * A bridged frame enters the bridge by a port and leaves by one (on the bridge, above the port).
+ * br_netfilter's hooks between are their own hook steps (the PREROUTING / FORWARD / POSTROUTING
+ * rows), so after them the bridge's steps stay where the packet is; it is forwarded along the
+ * bridge only when no hook ran since it came in (bridge-nf-call-iptables=0), or dropped there
+ * when the way out is the way in and hairpin mode is off (br_forward.c should_deliver).
+ */
+function bridgeSlot(e: Extract<TraceEvent, { type: 'bridge' }>, prev: Slot | undefined): Slot {
+  const b = e.bridge;
+  if (e.action === 'nf-prerouting' || e.action === 'nf-off' || e.action === 'local')
+    return { kind: 'in', iface: e.inPort ?? b, bridge: b };
+  if (e.action === 'hairpin-drop') return { kind: 'out', iface: e.outPort ?? b, bridge: b };
+  if (e.action === 'xmit') return { kind: 'out', iface: e.outPort ?? b };
+  const onBridge = (prev?.kind === 'in' || prev?.kind === 'out') && prev.bridge === b;
+  if (e.action === 'forward' && onBridge && e.outPort)
+    return { kind: 'out', iface: e.outPort, bridge: b };
+  return prev ?? { kind: 'in', iface: e.inPort ?? b, bridge: b };
+}
+
 function slotFor(e: TraceEvent, prev: Slot | undefined): Slot {
   switch (e.type) {
     case 'send':
       return { kind: 'local', process: e.process };
     case 'receive':
+      // The bridge hands the frame up its own stack (br_netfilter's `local`): still on the bridge.
+      if ((prev?.kind === 'in' || prev?.kind === 'out') && prev.bridge === e.iface) return prev;
       return { kind: 'in', iface: e.iface };
     case 'wire':
       return { kind: 'out', iface: e.fromIf };
     case 'bridge':
-      // A bridged frame enters by a port and leaves by one; br_netfilter's hooks between are
-      // their own hook steps (the FORWARD / POSTROUTING rows), so the rest stays where it was.
-      if (e.action === 'nf-prerouting' || e.action === 'nf-off' || e.action === 'local')
-        return { kind: 'in', iface: e.inPort ?? e.bridge };
-      if (e.action === 'xmit' || e.action === 'hairpin-drop')
-        return { kind: 'out', iface: e.outPort ?? e.bridge };
-      return prev ?? { kind: 'in', iface: e.inPort ?? e.bridge };
+      return bridgeSlot(e, prev);
     case 'hook':
     case 'rule':
     case 'miss':
