@@ -199,11 +199,13 @@ test('the legend says what rows, chips, lines and conntrack marks mean', async (
     'ct',
     'ctbox',
     'reroute',
+    'bridge',
     'ahead',
     'reply',
     'end',
   ])
     await expect(d.legend.locator(`[data-legend=${kind}]`)).toBeVisible();
+  await expect(d.legend).toContainText('A Linux bridge (cni0)');
   await expect(d.legend).toContainText('Dashed: the path still ahead');
   await expect(d.legend).toContainText('conntrack: looked up after raw');
   await lab.shot('diagram-legend');

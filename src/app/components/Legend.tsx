@@ -33,6 +33,15 @@ function Swatch({ kind }: { kind: string }) {
         return <rect className="ct-frame" x={2} y={2} width={60} height={17} rx={4} />;
       case 'reroute':
         return row('row-reroute present', 'reroute?');
+      case 'bridge':
+        return (
+          <g className="bridge bridge-nf">
+            <rect className="bridge-box" x={1} y={3} width={62} height={15} rx={3} />
+            <text className="bridge-name" x={6} y={14}>
+              cni0
+            </text>
+          </g>
+        );
       case 'routing':
         return (
           <g className="route">
@@ -78,6 +87,7 @@ const ITEMS: readonly [string, string][] = [
   ['ct', 'legend.ct'],
   ['ctbox', 'legend.ctBox'],
   ['reroute', 'legend.reroute'],
+  ['bridge', 'legend.bridge'],
   ['routing', 'legend.routing'],
   ['token', 'legend.token'],
   ['travelled', 'legend.travelled'],

@@ -334,6 +334,8 @@ export const UI_EN = {
   'legend.ctBox':
     'The connection entry: original and reply tuples, NAT bindings, state (#: its number)',
   'legend.reroute': 'OUTPUT routes again when mangle or nat changed the packet',
+  'legend.bridge':
+    'A Linux bridge (cni0): the pods’ veths are its ports; with br_netfilter on, bridged IPv4 frames pass the hooks',
   'legend.routing': 'Routing decision',
   'legend.travelled': 'The path travelled',
   'legend.ahead': 'Dashed: the path still ahead',

@@ -315,6 +315,8 @@ export const UI_ZH: Record<UiKey, string> = {
   'legend.ct': 'conntrack：在 raw 之后查询，在最后一个钩子之后确认（写入连接表）',
   'legend.ctBox': '连接条目：原方向与回复方向元组、NAT 绑定、状态（# 为编号）',
   'legend.reroute': 'mangle 或 nat 改动了数据包时，OUTPUT 会重新路由',
+  'legend.bridge':
+    'Linux 网桥（cni0）：Pod 的 veth 是它的端口；开启 br_netfilter 时，桥接的 IPv4 帧也经过钩子',
   'legend.routing': '路由判定',
   'legend.travelled': '已走过的路径',
   'legend.ahead': '虚线：尚未走过的路径',
