@@ -4,14 +4,14 @@
  * packet with the lab's run, row by row (rule by rule, or hook by hook for pwru). The first disagreement is highlighted and said in one sentence; picking
  * a row moves the lab to that step. The pasted text is kept in this browser (localStorage).
  */
-import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useMemo, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useActions, useLab } from '../components/context.tsx';
 import { stepsOf } from '../store/lab-store.ts';
-import { scrollWithin } from '../components/scroll.ts';
 import { createBrowserReplayClient, type ReplayClient } from '../worker/replay-client.ts';
 import type { Alignment, ReplayView } from '../worker/replay-protocol.ts';
 import { realLabel, simLabel, whereOf } from './labels.ts';
+import { AlignedTable } from './AlignedTable.tsx';
 import { StageRows } from './StageRows.tsx';
 import { loadTrace, saveTrace } from './storage.ts';
 import '../styles/replay.css';
@@ -212,99 +212,41 @@ function Verdict({ a, onShow }: { a: Alignment; onShow: () => void }) {
 
 function AlignedRows({ a, onPick }: { a: Alignment; onPick: (seq: number) => void }) {
   const { t } = useTranslation();
-  const body = useRef<HTMLDivElement>(null);
-  const show = (i: number) => {
-    const el = body.current?.querySelector<HTMLElement>(`[data-row="${i}"]`);
-    if (body.current && el) scrollWithin(body.current, el, 'center');
-    el?.querySelector<HTMLButtonElement>('button')?.focus();
-  };
-  // After the frame's layout: the rows and the panel's new height are settled by then.
-  useEffect(() => {
-    if (a.first === null) return;
-    const id = requestAnimationFrame(() => {
-      const el = body.current?.querySelector<HTMLElement>(`[data-row="${a.first}"]`);
-      if (body.current && el) scrollWithin(body.current, el, 'center');
-    });
-    return () => cancelAnimationFrame(id);
-  }, [a]);
-  // An extra row has no step of its own: it moves the lab to the lab's step before it.
-  let lastSeq: number | null = null;
-  const seqs = a.rows.map((r) => (lastSeq = r.sim?.seq ?? lastSeq));
   return (
-    <>
-      <Verdict a={a} onShow={() => a.first !== null && show(a.first)} />
-      <div
-        className="replay-body"
-        ref={body}
-        tabIndex={0}
-        role="region"
-        aria-label={t('replay.rows')}
-        data-testid="replay-rows"
-      >
-        <table className="replay-table">
-          <thead>
-            <tr>
-              <th>{t('replay.col.n')}</th>
-              <th>{t('replay.col.real')}</th>
-              <th>{t('replay.col.sim', { host: a.host })}</th>
-              <th>{t('replay.col.status')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {a.rows.map((r, i) => {
-              const seq = seqs[i] ?? null;
-              const first = i === a.first;
-              return (
-                <tr
-                  key={i}
-                  data-row={i}
-                  data-testid={`replay-row-${i}`}
-                  className={`status-${r.status}${DISAGREE.has(r.status) ? ' disagree' : ''}${first ? ' first' : ''}`}
-                  aria-current={first ? 'true' : undefined}
+    <AlignedTable
+      a={a}
+      label={t('replay.rows')}
+      className="replay-table"
+      verdict={(show) => <Verdict a={a} onShow={show} />}
+      rowClass={(r) => `status-${r.status}${DISAGREE.has(r.status) ? ' disagree' : ''}`}
+      onPick={onPick}
+      cells={(r, seq) => (
+        <>
+          <td className="side" title={r.real?.text || undefined}>
+            {r.real && (
+              <>
+                <span className="line muted">{r.real.line}:</span> {realLabel(r.real)}
+              </>
+            )}
+          </td>
+          <td className="side" title={r.sim?.text || undefined}>
+            {r.sim &&
+              (seq !== null ? (
+                <button
+                  type="button"
+                  className="text side-pick"
+                  onClick={() => onPick(r.sim?.seq ?? seq)}
+                  tabIndex={-1}
                 >
-                  <td className="num">
-                    {seq !== null ? (
-                      <button
-                        type="button"
-                        className="text"
-                        onClick={() => onPick(seq)}
-                        aria-label={t('replay.goto', { n: i + 1 })}
-                      >
-                        {i + 1}
-                      </button>
-                    ) : (
-                      i + 1
-                    )}
-                  </td>
-                  <td className="side" title={r.real?.text || undefined}>
-                    {r.real && (
-                      <>
-                        <span className="line muted">{r.real.line}:</span> {realLabel(r.real)}
-                      </>
-                    )}
-                  </td>
-                  <td className="side" title={r.sim?.text || undefined}>
-                    {r.sim &&
-                      (seq !== null ? (
-                        <button
-                          type="button"
-                          className="text side-pick"
-                          onClick={() => onPick(r.sim?.seq ?? seq)}
-                          tabIndex={-1}
-                        >
-                          {simLabel(r.sim)}
-                        </button>
-                      ) : (
-                        simLabel(r.sim)
-                      ))}
-                  </td>
-                  <td className="status">{t(`replay.status.${r.status}`)}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-    </>
+                  {simLabel(r.sim)}
+                </button>
+              ) : (
+                simLabel(r.sim)
+              ))}
+          </td>
+          <td className="status">{t(`replay.status.${r.status}`)}</td>
+        </>
+      )}
+    />
   );
 }

@@ -3,9 +3,8 @@
  * the hooks and stages the real packet passed beside the lab's, the first disagreement said in
  * one sentence, and a plain note that such a trace cannot show rules.
  */
-import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { scrollWithin } from '../components/scroll.ts';
+import { AlignedTable } from './AlignedTable.tsx';
 import type { StageAlignment, StageRow } from '../worker/replay-protocol.ts';
 
 const DISAGREE = new Set(['missing', 'extra']);
@@ -64,83 +63,29 @@ function StageVerdict({ a, onShow }: { a: StageAlignment; onShow: () => void }) 
 export function StageRows({ a, onPick }: { a: StageAlignment; onPick: (seq: number) => void }) {
   const { t } = useTranslation();
   const labels = useStageLabels();
-  const body = useRef<HTMLDivElement>(null);
-  const show = (i: number) => {
-    const el = body.current?.querySelector<HTMLElement>(`[data-row="${i}"]`);
-    if (body.current && el) scrollWithin(body.current, el, 'center');
-    el?.querySelector<HTMLButtonElement>('button')?.focus();
-  };
-  useEffect(() => {
-    if (a.first === null) return;
-    const id = requestAnimationFrame(() => {
-      const el = body.current?.querySelector<HTMLElement>(`[data-row="${a.first}"]`);
-      if (body.current && el) scrollWithin(body.current, el, 'center');
-    });
-    return () => cancelAnimationFrame(id);
-  }, [a]);
-  let lastSeq: number | null = null;
-  const seqs = a.rows.map((r) => (lastSeq = r.sim?.seq ?? lastSeq));
   return (
-    <>
-      <StageVerdict a={a} onShow={() => a.first !== null && show(a.first)} />
-      <div
-        className="replay-body"
-        ref={body}
-        tabIndex={0}
-        role="region"
-        aria-label={t('replay.stages.rows')}
-        data-testid="replay-rows"
-      >
-        <table className="replay-table replay-stages">
-          <thead>
-            <tr>
-              <th>{t('replay.col.n')}</th>
-              <th>{t('replay.col.real')}</th>
-              <th>{t('replay.col.sim', { host: a.host })}</th>
-              <th>{t('replay.col.status')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {a.rows.map((r, i) => {
-              const seq = seqs[i] ?? null;
-              const first = i === a.first;
-              return (
-                <tr
-                  key={i}
-                  data-row={i}
-                  data-testid={`replay-row-${i}`}
-                  className={`status-${r.status === 'unseen' ? 'optional' : r.status}${DISAGREE.has(r.status) ? ' disagree' : ''}${first ? ' first' : ''}`}
-                  aria-current={first ? 'true' : undefined}
-                >
-                  <td className="num">
-                    {seq !== null ? (
-                      <button
-                        type="button"
-                        className="text"
-                        onClick={() => onPick(seq)}
-                        aria-label={t('replay.goto', { n: i + 1 })}
-                      >
-                        {i + 1}
-                      </button>
-                    ) : (
-                      i + 1
-                    )}
-                  </td>
-                  <td className="side" title={r.real?.funcs.join('\n') || undefined}>
-                    {r.real && (
-                      <>
-                        <span className="line muted">{r.real.line}:</span> {labels.real(r.real)}
-                      </>
-                    )}
-                  </td>
-                  <td className="side">{r.sim && labels.sim(r.sim)}</td>
-                  <td className="status">{t(`replay.stageStatus.${r.status}`)}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-    </>
+    <AlignedTable
+      a={a}
+      label={t('replay.stages.rows')}
+      className="replay-table replay-stages"
+      verdict={(show) => <StageVerdict a={a} onShow={show} />}
+      rowClass={(r) =>
+        `status-${r.status === 'unseen' ? 'optional' : r.status}${DISAGREE.has(r.status) ? ' disagree' : ''}`
+      }
+      onPick={onPick}
+      cells={(r) => (
+        <>
+          <td className="side" title={r.real?.funcs.join('\n') || undefined}>
+            {r.real && (
+              <>
+                <span className="line muted">{r.real.line}:</span> {labels.real(r.real)}
+              </>
+            )}
+          </td>
+          <td className="side">{r.sim && labels.sim(r.sim)}</td>
+          <td className="status">{t(`replay.stageStatus.${r.status}`)}</td>
+        </>
+      )}
+    />
   );
 }

@@ -6,6 +6,7 @@
  */
 import type { TraceEvent } from '../trace.ts';
 import type { RealPacket, RealStage, Stage } from './types.ts';
+import { better, summarise, type Summary } from './summary.ts';
 
 export interface SimStage {
   /** The `seq` of the stage's first event: where the lab moves when the row is picked. */
@@ -31,14 +32,7 @@ export interface StageRow {
   readonly sim: SimStage | null;
 }
 
-export interface StageAlignment {
-  readonly host: string;
-  readonly packetId: number;
-  readonly rows: readonly StageRow[];
-  readonly first: number | null;
-  readonly same: number;
-  readonly disagreements: number;
-}
+export type StageAlignment = Summary<StageRow>;
 
 function stageOf(e: TraceEvent): Stage | null {
   if ('hook' in e) return e.hook;
@@ -136,17 +130,8 @@ export function isStageDisagreement(s: StageStatus): boolean {
   return s === 'missing' || s === 'extra';
 }
 
-function summarise(host: string, packetId: number, rows: StageRow[]): StageAlignment {
-  const first = rows.findIndex((r) => isStageDisagreement(r.status));
-  return {
-    host,
-    packetId,
-    rows,
-    first: first < 0 ? null : first,
-    same: rows.filter((r) => r.status === 'same').length,
-    disagreements: rows.filter((r) => isStageDisagreement(r.status)).length,
-  };
-}
+const summarised = (host: string, packetId: number, rows: StageRow[]): StageAlignment =>
+  summarise(host, packetId, rows, isStageDisagreement);
 
 /**
  * The real packet's stages against every host and packet of the run (or the host asked for),
@@ -162,13 +147,8 @@ export function replayStages(
   for (const [key, stages] of simStages(events)) {
     const [h = '', pid = '0'] = key.split(' ');
     if (host !== undefined && h !== host) continue;
-    const a = summarise(h, Number(pid), alignStages(packet.stages, stages, probed));
-    if (
-      !best ||
-      a.same > best.same ||
-      (a.same === best.same && a.disagreements < best.disagreements)
-    )
-      best = a;
+    const a = summarised(h, Number(pid), alignStages(packet.stages, stages, probed));
+    if (better(a, best)) best = a;
   }
-  return best ?? summarise(host ?? '', 1, alignStages(packet.stages, [], probed));
+  return best ?? summarised(host ?? '', 1, alignStages(packet.stages, [], probed));
 }

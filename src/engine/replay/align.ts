@@ -8,6 +8,7 @@
 import type { RealPacket, RealStep } from './types.ts';
 import { simSteps, type SimStep } from './sim-steps.ts';
 import type { TraceEvent } from '../trace.ts';
+import { better, summarise, type Summary } from './summary.ts';
 
 export type RowStatus =
   /** Same place, same verdict. */
@@ -31,15 +32,7 @@ export interface AlignedRow {
   readonly sim: SimStep | null;
 }
 
-export interface Alignment {
-  readonly host: string;
-  readonly packetId: number;
-  readonly rows: readonly AlignedRow[];
-  /** Index in `rows` of the first disagreement, or null: the traces agree. */
-  readonly first: number | null;
-  readonly same: number;
-  readonly disagreements: number;
-}
+export type Alignment = Summary<AlignedRow>;
 
 const DISAGREE: ReadonlySet<RowStatus> = new Set(['verdict', 'rule', 'missing', 'extra']);
 
@@ -128,17 +121,8 @@ function simOnly(s: SimStep): AlignedRow {
   return { status: s.optional ? 'optional' : 'missing', real: null, sim: s };
 }
 
-function summarise(host: string, packetId: number, rows: AlignedRow[]): Alignment {
-  const first = rows.findIndex((r) => isDisagreement(r.status));
-  return {
-    host,
-    packetId,
-    rows,
-    first: first < 0 ? null : first,
-    same: rows.filter((r) => r.status === 'same').length,
-    disagreements: rows.filter((r) => isDisagreement(r.status)).length,
-  };
-}
+const summarised = (host: string, packetId: number, rows: AlignedRow[]): Alignment =>
+  summarise(host, packetId, rows, isDisagreement);
 
 export interface ReplayOptions {
   /** Compare with this host's steps only (the node the trace was taken on). */
@@ -176,17 +160,12 @@ export function replayPacket(
     const [host = '', pid = '0'] = key.split(' ');
     if (opts.host !== undefined && host !== opts.host) continue;
     if (opts.packetId !== undefined && Number(pid) !== opts.packetId) continue;
-    const a = summarise(
+    const a = summarised(
       host,
       Number(pid),
       alignSteps(packet.steps, collected(steps, opts.onlyVerdicts)),
     );
-    if (
-      !best ||
-      a.same > best.same ||
-      (a.same === best.same && a.disagreements < best.disagreements)
-    )
-      best = a;
+    if (better(a, best)) best = a;
   }
-  return best ?? summarise(opts.host ?? '', opts.packetId ?? 1, alignSteps(packet.steps, []));
+  return best ?? summarised(opts.host ?? '', opts.packetId ?? 1, alignSteps(packet.steps, []));
 }

@@ -10,20 +10,12 @@
  * chain's end (NFT_TRACETYPE_RETURN), `policy` a base chain's policy.
  */
 import { PacketCollector, isTracingRule } from './collect.ts';
+import { TCP_BITS } from './packet-bytes.ts';
 import type { ParsedTrace, TraceParseError } from './types.ts';
 
 const HEAD_RE = /^trace id ([0-9a-f]+) (\S+) (\S+) (\S+) (\S+)( |:|$)/;
 const RULE_RE = /^(.*?)(?: # handle (\d+))? \(verdict ([^)]*)\)/;
 const KINDS = new Set(['packet:', 'rule', 'policy', 'verdict']);
-
-const TCP_BITS: readonly [string, number][] = [
-  ['FIN', 1],
-  ['SYN', 2],
-  ['RST', 4],
-  ['PSH', 8],
-  ['ACK', 16],
-  ['URG', 32],
-];
 
 /** The packet line's fields under xtables-monitor's names, so both read alike. */
 function packetFields(text: string): Record<string, string> {

@@ -5,25 +5,24 @@
  * every parser's packets read alike.
  */
 
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** base64 → bytes; null if it is not base64. At most `max` bytes are decoded (headers only). */
+/**
+ * base64 → bytes; null if it is not base64. At most `max` bytes are kept (headers only): only
+ * the characters for them are decoded (the platform's atob, in Node and in workers alike).
+ */
 export function fromBase64(text: string, max = 256): Uint8Array | null {
   const s = text.replace(/=+$/, '');
-  if (!/^[A-Za-z0-9+/]*$/.test(s)) return null;
-  const n = Math.min(Math.floor((s.length * 6) / 8), max);
-  const out = new Uint8Array(n);
-  let bits = 0;
-  let acc = 0;
-  let k = 0;
-  for (let i = 0; i < s.length && k < n; i++) {
-    acc = (acc << 6) | B64.indexOf(s[i] as string);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[k++] = (acc >> bits) & 0xff;
-    }
+  if (!/^[A-Za-z0-9+/]*$/.test(s) || s.length % 4 === 1) return null;
+  // Whole groups of 4 characters (3 bytes) up to `max` bytes; the last group as it is.
+  const head = s.slice(0, Math.ceil(max / 3) * 4);
+  const padded = head + '='.repeat((4 - (head.length % 4)) % 4);
+  let bin: string;
+  try {
+    bin = atob(padded);
+  } catch {
+    return null;
   }
+  const out = new Uint8Array(Math.min(bin.length, max));
+  for (let k = 0; k < out.length; k++) out[k] = bin.charCodeAt(k);
   return out;
 }
 
@@ -34,7 +33,8 @@ const PROTOS: Readonly<Record<number, string>> = {
   58: 'icmpv6',
   132: 'sctp',
 };
-const TCP_BITS: readonly [string, number][] = [
+/** TCP header flag bits (RFC 9293 §3.1), as xtables-monitor names them. */
+export const TCP_BITS: readonly [string, number][] = [
   ['FIN', 1],
   ['SYN', 2],
   ['RST', 4],
