@@ -52,6 +52,8 @@ export interface LabOptions {
 }
 
 const DEFAULT_TIMEOUT = 1500;
+/** Monitor lines before a probe's slice searched for a marker whose later lines are in it. */
+const MARKER_LOOKBACK = 200;
 /** The tables iptables-nft keeps in family ip. */
 const XT_TABLES = ['raw', 'mangle', 'nat', 'filter', 'security'];
 
@@ -315,15 +317,15 @@ export class KernelLab {
       const m = mon.child.exitCode === null ? await this.mark(host, mon, start, 15000) : null;
       if (m === null) throw new Error(`trace monitor of ${host} lost the marker: ${mon.stderr}`);
       // The previous marker's later hooks may fall in this slice: leave markers out.
-      const blocks =
-        this.monitor === 'nft'
-          ? parseNftMonitor(mon.lines, start, m)
-          : parseMonitor(mon.lines, start, m);
+      const parse = this.monitor === 'nft' ? parseNftMonitor : parseMonitor;
+      const blocks = parse(mon.lines, start, m);
+      // Its packet line may even precede the slice, its rules inside it: look back for its id.
+      const markers = parse(mon.lines, Math.max(0, start - MARKER_LOOKBACK), m).filter(isMarker);
       traces.set(
         host,
         blocks.filter((b) => b.events.length > 0 && !isMarker(b)),
       );
-      rawLines.set(host, mon.lines.slice(start, m));
+      rawLines.set(host, withoutMarkers(mon.lines.slice(start, m), markers));
     }
     return { probe, earlierPorts, result, traces, rawLines };
   }
@@ -369,4 +371,24 @@ export async function runKernelProbes(
   } finally {
     lab.close();
   }
+}
+
+/**
+ * The monitor's lines of a slice as a user would paste them, without the marker datagrams' own
+ * (a marker's later hooks, looped back through lo under a new trace id, can land in the next
+ * probe's slice): the lines of every trace id whose packet is a marker are left out.
+ */
+export function withoutMarkers(
+  lines: readonly string[],
+  markers: readonly KernelBlock[],
+): string[] {
+  const ids = new Set(markers.map((b) => b.traceId));
+  if (!ids.size) return [...lines];
+  // `trace id 4a102771 ip ...` (nft monitor); `PACKET: 2 4a102771 ...`, ` TRACE: 2 4a102771 ...`.
+  const idOf = (l: string) =>
+    /^trace id ([0-9a-f]+) /.exec(l)?.[1] ?? /^\s*(?:PACKET|TRACE): \d+ ([0-9a-f]+) /.exec(l)?.[1];
+  return lines.filter((l) => {
+    const id = idOf(l);
+    return id === undefined || !ids.has(id);
+  });
 }
