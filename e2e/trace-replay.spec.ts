@@ -25,16 +25,20 @@ async function open(page: Page, query: string): Promise<void> {
   });
 }
 
+/** The vip22 lab with the replay panel open: its text box and its verdict. */
+async function openReplay(page: Page) {
+  await open(page, VIP);
+  await page.getByTestId('replay-toggle').click();
+  return { input: page.getByTestId('replay-input'), verdict: page.getByTestId('replay-verdict') };
+}
+
 test('a real xtables-monitor trace agrees; an edited one disagrees at the edited rule', async ({
   lab,
 }) => {
   test.setTimeout(240_000);
   const page = lab.page;
-  await open(page, VIP);
-  await page.getByTestId('replay-toggle').click();
-  const input = page.getByTestId('replay-input');
+  const { input, verdict } = await openReplay(page);
   await input.fill(fixture('vip22-lb-service.xtables.txt'));
-  const verdict = page.getByTestId('replay-verdict');
   await expect(verdict).toContainText('agrees with the lab');
   await expect(verdict).toContainText('on cp-1, packet 1');
   await expect(page.getByTestId('replay-read')).toContainText(
@@ -106,7 +110,9 @@ test('nft monitor trace: a missing rule, several packets to pick from, and Chine
 
   // Not a trace at all: one message saying what to paste, the lab stays as it was.
   await page.getByTestId('replay-input').fill('PACKET: oops\nhello');
-  await expect(page.getByTestId('replay-errors')).toContainText('第 1 行第 9 列');
+  await expect(page.getByTestId('replay-errors')).toContainText(
+    '第 1 行第 9 列：PACKET: 后面应是协议族编号和十六进制跟踪 id',
+  );
 });
 
 const EBPF = join(import.meta.dirname, '../src/cluster/testing/ebpf-fixtures');
@@ -117,10 +123,7 @@ test('Retis events align rule by rule; pwru at the hooks, saying it cannot show 
 }) => {
   test.setTimeout(240_000);
   const page = lab.page;
-  await open(page, VIP);
-  await page.getByTestId('replay-toggle').click();
-  const input = page.getByTestId('replay-input');
-  const verdict = page.getByTestId('replay-verdict');
+  const { input, verdict } = await openReplay(page);
   await input.fill(ebpf('vip22-lb-service.edited.retis.json'));
   await expect(page.getByTestId('replay-read')).toContainText(
     'Read as Retis events: 1 packet ran a rule.',

@@ -94,8 +94,15 @@ export const layers = [
     ignores: [...TESTS, 'src/app/worker/**'],
     rules: restrict(
       {
-        // The English explanation texts are data (the app translates the keys traces carry).
-        group: [...dir('engine'), ...dir('kube'), ...dir('cluster'), '!**/engine/explain.ts'],
+        // The English explanation and trace-reader error texts are data (the app translates the
+        // keys that traces and their errors carry).
+        group: [
+          ...dir('engine'),
+          ...dir('kube'),
+          ...dir('cluster'),
+          '!**/engine/explain.ts',
+          '!**/engine/replay-errors.ts',
+        ],
         allowTypeImports: true,
         message: 'The app reaches the simulation only through its worker (src/app/worker).',
       },

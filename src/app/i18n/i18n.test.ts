@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EXPLAIN_EN } from '../../engine/explain.ts';
 import { EXPLAIN_ZH } from './explain-zh.ts';
+import { REPLAY_ERRORS_EN } from '../../engine/replay-errors.ts';
+import { REPLAY_ERRORS_ZH } from './replay-errors-zh.ts';
 import { UI_EN } from './en.ts';
 import { UI_ZH } from './zh.ts';
 import { browserLang, createI18n, initialLang } from './index.ts';
@@ -14,6 +16,15 @@ describe('translations', () => {
       expect(zh, k).toBeTypeOf('string');
       expect(params(zh ?? ''), k).toEqual(params(en));
     }
+  });
+
+  it('every trace-reader error has Chinese text with the same parameters', () => {
+    for (const [k, en] of Object.entries(REPLAY_ERRORS_EN))
+      expect(params(REPLAY_ERRORS_ZH[k as keyof typeof REPLAY_ERRORS_EN]), k).toEqual(params(en));
+    const i = createI18n('zh');
+    expect(i.t('replayErrors:nft.names-verdict', { kind: 'policy' })).toBe(
+      'policy 行要写出它的判决："policy accept"',
+    );
   });
 
   it('every UI string has the same parameters in both languages', () => {

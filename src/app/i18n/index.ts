@@ -1,6 +1,6 @@
 /**
- * i18next for the lab: UI strings (ui) and the engine's explanations (explain) in English and
- * Chinese. Templates use the engine's `{param}` syntax in both namespaces.
+ * i18next for the lab: UI strings (ui), the engine's explanations (explain) and the trace
+ * readers' errors (replayErrors) in English and Chinese. Templates use the engine's `{param}` syntax in both namespaces.
  */
 import i18next, { type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
@@ -8,6 +8,8 @@ import { EXPLAIN_EN } from '../../engine/explain.ts';
 import { UI_EN } from './en.ts';
 import { UI_ZH } from './zh.ts';
 import { EXPLAIN_ZH } from './explain-zh.ts';
+import { REPLAY_ERRORS_EN } from '../../engine/replay-errors.ts';
+import { REPLAY_ERRORS_ZH } from './replay-errors-zh.ts';
 
 export type Lang = 'en' | 'zh';
 export const LANGS: readonly Lang[] = ['en', 'zh'];
@@ -43,18 +45,20 @@ export function createI18n(lang: Lang): i18n {
   void inst.use(initReactI18next).init({
     lng: lang,
     fallbackLng: 'en',
-    ns: ['ui', 'explain'],
+    ns: ['ui', 'explain', 'replayErrors'],
     defaultNS: 'ui',
     // Synchronous init: resources are bundled, the first render must already have its text.
     initAsync: false,
     resources: {
-      en: { ui: UI_EN, explain: EXPLAIN_EN },
-      zh: { ui: UI_ZH, explain: EXPLAIN_ZH },
+      en: { ui: UI_EN, explain: EXPLAIN_EN, replayErrors: REPLAY_ERRORS_EN },
+      zh: { ui: UI_ZH, explain: EXPLAIN_ZH, replayErrors: REPLAY_ERRORS_ZH },
     },
     // Keys are flat (`rule.dnat`), as the engine writes them.
     keySeparator: false,
     interpolation: { prefix: '{', suffix: '}', escapeValue: false },
     returnNull: false,
+    // No advertisement in the console of every page that embeds the lab.
+    showSupportNotice: false,
   });
   return inst;
 }

@@ -146,7 +146,13 @@ function ReplayResult({
     <>
       <ul className="replay-errors" data-testid="replay-errors">
         {view.errors.slice(0, 20).map((e) => (
-          <li key={`${e.line}:${e.column}`}>{t('replay.error', { ...e })}</li>
+          <li key={`${e.line}:${e.column}`}>
+            {t('replay.error', {
+              line: e.line,
+              column: e.column,
+              message: t(`replayErrors:${e.key}`, { ...e.params, defaultValue: e.message }),
+            })}
+          </li>
         ))}
       </ul>
       {view.format !== 'unknown' && (

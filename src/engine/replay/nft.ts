@@ -12,6 +12,7 @@
 import { PacketCollector, isTracingRule } from './collect.ts';
 import { TCP_BITS } from './packet-bytes.ts';
 import type { ParsedTrace, TraceParseError } from './types.ts';
+import { traceError } from '../replay-errors.ts';
 
 const HEAD_RE = /^trace id ([0-9a-f]+) (\S+) (\S+) (\S+) (\S+)( |:|$)/;
 const RULE_RE = /^(.*?)(?: # handle (\d+))? \(verdict ([^)]*)\)/;
@@ -70,12 +71,7 @@ export function parseNftTrace(lines: readonly string[]): ParsedTrace {
     }
     const m = HEAD_RE.exec(text);
     if (!m) {
-      errors.push({
-        line,
-        column: raw.length - text.length + 1,
-        message:
-          'expected "trace id ID FAMILY TABLE CHAIN packet:|rule|policy|verdict ..." (the hex id, then family, table and chain)',
-      });
+      errors.push(traceError(line, raw.length - text.length + 1, { key: 'nft.head' }));
       return;
     }
     const [head, id, family, table, chain, kindRaw] = m as unknown as string[];
@@ -100,7 +96,7 @@ export function parseNftTrace(lines: readonly string[]): ParsedTrace {
     if (kind === 'rule') {
       const r = RULE_RE.exec(rest);
       if (!r) {
-        errors.push({ line, column: at, message: 'a rule line ends in "(verdict ...)"' });
+        errors.push(traceError(line, at, { key: 'nft.rule-verdict' }));
         return;
       }
       const body = r[1] as string;
@@ -116,11 +112,7 @@ export function parseNftTrace(lines: readonly string[]): ParsedTrace {
     }
     const verdict = rest.split(/\s+/)[0] ?? '';
     if (!verdict) {
-      errors.push({
-        line,
-        column: at,
-        message: `a ${kind} line names its verdict: "${kind} accept"`,
-      });
+      errors.push(traceError(line, at, { key: 'nft.names-verdict', params: { kind } }));
       return;
     }
     out.step(id as string, {

@@ -4,6 +4,7 @@ import { looksLikePwru, parsePwruTrace } from './pwru.ts';
 import { looksLikeRetis, parseRetisTrace } from './retis.ts';
 import type { ParsedTrace } from './types.ts';
 import { looksLikeXtables, parseXtablesTrace } from './xtables.ts';
+import { traceError } from '../replay-errors.ts';
 
 /** Longest text read (a few MB of a busy node's trace would still take well under a second). */
 export const MAX_TRACE_CHARS = 4_000_000;
@@ -14,11 +15,7 @@ export function parseRealTrace(text: string): ParsedTrace {
       format: 'unknown',
       packets: [],
       errors: [
-        {
-          line: 1,
-          column: 1,
-          message: `the trace is ${text.length} characters long; paste at most ${MAX_TRACE_CHARS} (one packet's lines are enough)`,
-        },
+        traceError(1, 1, { key: 'too-long', params: { chars: text.length, max: MAX_TRACE_CHARS } }),
       ],
       unknown: 0,
     };
@@ -31,16 +28,7 @@ export function parseRealTrace(text: string): ParsedTrace {
   return {
     format: 'unknown',
     packets: [],
-    errors: blank
-      ? []
-      : [
-          {
-            line: 1,
-            column: 1,
-            message:
-              'no trace lines found: paste the output of `xtables-monitor --trace` (lines starting PACKET: / TRACE:), `nft monitor trace` (lines starting "trace id"), Retis (the JSON lines of `retis collect -o`) or pwru (lines starting with an skb address, 0xffff...)',
-          },
-        ],
+    errors: blank ? [] : [traceError(1, 1, { key: 'no-trace' })],
     unknown: blank ? 0 : lines.length,
   };
 }

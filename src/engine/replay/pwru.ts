@@ -22,6 +22,7 @@
 import { PacketCollector } from './collect.ts';
 import { baseFunc } from './stages.ts';
 import type { ParsedTrace, TraceParseError } from './types.ts';
+import { traceError, type TraceProblem } from '../replay-errors.ts';
 
 const LINE_RE = /^\s*(?:\d{4}-\d\d-\d\dT[\d:.]+\s+)?(0x[0-9a-f]+)\s+(\d+)\s+(\S+)(.*)$/;
 const TUPLE_RE = /^(\[[^\]]*\]|[^:\s]*):(\d+)->(\[[^\]]*\]|[^:\s]*):(\d+)\(([^)]*)\)$/;
@@ -79,7 +80,7 @@ function splitReason(
   return { func: tok, reason: null };
 }
 
-function textEvent(m: RegExpExecArray, caller: boolean): Event | string {
+function textEvent(m: RegExpExecArray, caller: boolean): Event | TraceProblem {
   const toks = (m[4] as string).trim().split(/\s+/).filter(Boolean);
   const process = m[3] as string;
   let netns: string | null = null;
@@ -96,8 +97,7 @@ function textEvent(m: RegExpExecArray, caller: boolean): Event | string {
     fi = (caller && idx.length > 1 ? idx[idx.length - 2] : idx[idx.length - 1]) ?? -1;
   }
   const tok = toks[fi];
-  if (!tok || !FUNC_RE.test(tok.replace(/\(\d+\)$/, '')))
-    return 'expected the kernel function after the tuple (or after the process, in older pwru output)';
+  if (!tok || !FUNC_RE.test(tok.replace(/\(\d+\)$/, ''))) return { key: 'pwru.func' };
   const t = ti >= 0 ? TUPLE_RE.exec(toks[ti] as string) : null;
   const [l4, flags] = (t?.[5] ?? '').split(':');
   const fields = t
@@ -106,12 +106,12 @@ function textEvent(m: RegExpExecArray, caller: boolean): Event | string {
   return { skb: m[1] as string, netns, ...splitReason(tok, toks[fi + 1]), fields };
 }
 
-function jsonEvent(text: string): Event | string | null {
+function jsonEvent(text: string): Event | TraceProblem | null {
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch {
-    return 'not a JSON line: paste what `pwru --output-json` printed as it is (one object a line)';
+    return { key: 'pwru.json' };
   }
   if (!v || typeof v !== 'object') return null;
   const o = v as Record<string, unknown>;
@@ -133,7 +133,7 @@ function jsonEvent(text: string): Event | string | null {
   };
 }
 
-function readLine(raw: string, caller: boolean): Event | string | null {
+function readLine(raw: string, caller: boolean): Event | TraceProblem | null {
   const text = raw.trim();
   if (text.startsWith('{')) return jsonEvent(text);
   const m = LINE_RE.exec(raw);
@@ -156,8 +156,8 @@ export function parsePwruTrace(lines: readonly string[]): ParsedTrace {
       unknown++;
       return;
     }
-    if (typeof ev === 'string') {
-      errors.push({ line, column: raw.length - raw.trimStart().length + 1, message: ev });
+    if ('key' in ev) {
+      errors.push(traceError(line, raw.length - raw.trimStart().length + 1, ev));
       return;
     }
     const key = ev.netns ? `${ev.skb}@${ev.netns}` : ev.skb;

@@ -16,6 +16,7 @@
  */
 import { PacketCollector } from './collect.ts';
 import type { ParsedTrace, TraceParseError } from './types.ts';
+import { traceError } from '../replay-errors.ts';
 
 /** The table Retis adds to switch nf_tables tracing on (retis/src/collect/collector/nft/nft.rs). */
 export const RETIS_TRACE_TABLE = 'Retis_Table';
@@ -123,12 +124,9 @@ export function parseRetisText(lines: readonly string[]): ParsedTrace {
       return;
     }
     if (/^\s*table /.test(raw)) {
-      errors.push({
-        line,
-        column: raw.length - raw.trimStart().length + 1,
-        message:
-          'an nft line reads "table T (handle) chain C (handle) [handle N] VERDICT [(policy)] [chain TARGET]"',
-      });
+      errors.push(
+        traceError(line, raw.length - raw.trimStart().length + 1, { key: 'retis.nft-text' }),
+      );
       return;
     }
     const f = ipFields(raw);

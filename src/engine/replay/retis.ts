@@ -28,6 +28,7 @@ import { PacketCollector } from './collect.ts';
 import { fromBase64, packetFields, tcpFlagNames } from './packet-bytes.ts';
 import { parseRetisText, RETIS_TEXT_RE, RETIS_TRACE_TABLE, terminalOnly } from './retis-text.ts';
 import type { ParsedTrace, RealStep, TraceParseError } from './types.ts';
+import { traceError, type TraceProblem } from '../replay-errors.ts';
 
 type Json = Record<string, unknown>;
 
@@ -68,12 +69,15 @@ export function trackingId(t: Json | undefined): string | null {
 }
 
 /** An nft section as a step, or the field it lacks. */
-export function nftStep(n: Json, line: number): RealStep | string {
+export function nftStep(n: Json, line: number): RealStep | TraceProblem {
   const table = str(n, 'table_name');
   const chain = str(n, 'chain_name');
   const verdict = str(n, 'verdict');
   if (!table || !chain || !verdict)
-    return `the nft section needs ${!table ? 'table_name' : !chain ? 'chain_name' : 'verdict'}`;
+    return {
+      key: 'retis.nft-field',
+      params: { field: !table ? 'table_name' : !chain ? 'chain_name' : 'verdict' },
+    };
   const rh = str(n, 'rule_handle');
   const handle = rh !== undefined && /^\d+$/.test(rh) ? Number(rh) : null;
   const kind = n.policy === true ? 'policy' : handle === null ? 'return' : 'rule';
@@ -137,7 +141,7 @@ function readEvent(ev: Json, line: number, ctx: Ctx): boolean {
   }
   if (nft) {
     const step = nftStep(nft, line);
-    if (typeof step === 'string') ctx.errors.push({ line, column: 1, message: step });
+    if ('key' in step) ctx.errors.push(traceError(line, 1, step));
     else {
       ctx.verdicts.add(step.verdict.split(' ')[0] as string);
       ctx.out.step(id, step);
@@ -157,12 +161,7 @@ function readLine(raw: string, line: number, ctx: Ctx): boolean {
     v = parseJson(raw);
   } catch (e) {
     const at = /position (\d+)/.exec(e instanceof Error ? e.message : '');
-    ctx.errors.push({
-      line,
-      column: at ? Number(at[1]) + 1 : 1,
-      message:
-        'not a JSON event: paste the file `retis collect -o FILE` wrote as it is (one event a line)',
-    });
+    ctx.errors.push(traceError(line, at ? Number(at[1]) + 1 : 1, { key: 'retis.json' }));
     return true;
   }
   const events = Array.isArray(v) ? v : [v];

@@ -3,6 +3,7 @@
  * `xtables-monitor --trace` (iptables-nft 1.8), `nft monitor trace` (nftables 1.0), Retis's JSON
  * events (`retis collect -o`) or pwru's output (text or `--output-json`).
  */
+import type { TraceParseError } from '../replay-errors.ts';
 
 /** One rule, chain end or policy the kernel reported (net/netfilter/nf_tables_trace.c). */
 export interface RealStep {
@@ -81,12 +82,7 @@ export interface RealPacket {
   readonly summary: string;
 }
 
-/** A line that looks like trace output but cannot be read. */
-export interface TraceParseError {
-  readonly line: number;
-  readonly column: number;
-  readonly message: string;
-}
+export type { TraceParseError };
 
 export type TraceFormat = 'xtables' | 'nft' | 'retis' | 'pwru' | 'unknown';
 

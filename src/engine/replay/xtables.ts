@@ -12,6 +12,7 @@
  */
 import { PacketCollector, isTracingRule } from './collect.ts';
 import type { ParsedTrace, TraceParseError } from './types.ts';
+import { traceError } from '../replay-errors.ts';
 
 const FAMILIES: Readonly<Record<string, string>> = {
   '2': 'ip',
@@ -73,11 +74,12 @@ export function parseXtablesTrace(lines: readonly string[]): ParsedTrace {
     if (!head) {
       const kw = /^\s*(PACKET|TRACE):/.exec(text);
       if (kw)
-        errors.push({
-          line,
-          column: kw[0].length + 2,
-          message: `${kw[1]}: must be followed by a family number and a hex trace id ("${kw[1]}: 2 4a102771 ...")`,
-        });
+        errors.push(
+          traceError(line, kw[0].length + 2, {
+            key: 'xtables.head',
+            params: { keyword: kw[1] as string },
+          }),
+        );
       else unknown++;
       return;
     }
@@ -90,12 +92,7 @@ export function parseXtablesTrace(lines: readonly string[]): ParsedTrace {
     }
     const ev = EVENT_RE.exec(rest);
     if (!ev) {
-      errors.push({
-        line,
-        column: (all as string).length + 1,
-        message:
-          'expected table:chain:rule:HANDLE:VERDICT, table:chain:return: or table:chain:policy:VERDICT',
-      });
+      errors.push(traceError(line, (all as string).length + 1, { key: 'xtables.event' }));
       return;
     }
     void indent;
@@ -105,11 +102,13 @@ export function parseXtablesTrace(lines: readonly string[]): ParsedTrace {
     if (type === 'rule') {
       const m = /^(0x[0-9a-f]+|\d+):(.+)$/i.exec(tail as string);
       if (!m) {
-        errors.push({
-          line,
-          column: (all as string).length + (table as string).length + (chain as string).length + 8,
-          message: 'a rule event needs a handle and a verdict: rule:0x1f:ACCEPT',
-        });
+        errors.push(
+          traceError(
+            line,
+            (all as string).length + (table as string).length + (chain as string).length + 8,
+            { key: 'xtables.rule' },
+          ),
+        );
         return;
       }
       handle = parseInt(m[1] as string, (m[1] as string).startsWith('0x') ? 16 : 10);
