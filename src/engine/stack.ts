@@ -35,7 +35,7 @@ import type { Packet } from './packet.ts';
 import type { NatOp, RejectWith } from './rules/target-op.ts';
 import type { Hook, Rule, TableName } from './rules/types.ts';
 import type { HostRuntime, HostState } from './runtime.ts';
-import type { Tracer } from './trace.ts';
+import type { TraceEvent, Tracer } from './trace.ts';
 import { hookPlan, nftTracks, type HookEntry, type NatMember } from './nft/hooks.ts';
 import { runNftChain, type NftEnv } from './nft/walk.ts';
 import type { NftChain } from './nft/types.ts';
@@ -337,64 +337,46 @@ function emitHook(env: StackEnv, t: Traversal, table: TableName, implicit: boole
 
 const ctSeen = new WeakSet<Traversal>();
 
+type CtAction = Extract<TraceEvent, { type: 'conntrack' }>['action'];
+
+/** The conntrack step of a traversal: what nf_conntrack_in did, the connection it found. */
+function emitCt(
+  env: StackEnv,
+  t: Traversal,
+  action: CtAction,
+  ct: CtInfo,
+  key: string,
+  params?: Record<string, string | number>,
+): void {
+  env.tracer.emit({
+    type: 'conntrack',
+    hook: t.hook,
+    packet: t.pkt,
+    action,
+    state: ct.state,
+    dir: ct.dir,
+    connId: ct.conn?.id ?? null,
+    orig: ct.conn?.orig ?? null,
+    reply: ct.conn?.reply ?? null,
+    before: null,
+    explain: params ? { key, params } : { key },
+  });
+}
+
 /** nf_conntrack_in: find or create the connection of this packet (once per traversal). */
 function conntrackIn(env: StackEnv, t: Traversal): void {
   if (ctSeen.has(t)) return;
   ctSeen.add(t);
-  const tr = env.tracer;
   const p = t.pkt;
-  if (t.ct.conn) {
-    // A looped-back packet keeps the conntrack entry it got on the way out (nf_conntrack_in ignores it).
-    tr.emit({
-      type: 'conntrack',
-      hook: t.hook,
-      packet: p,
-      action: 'keep',
-      state: t.ct.state,
-      dir: t.ct.dir,
-      connId: t.ct.conn.id,
-      orig: t.ct.conn.orig,
-      reply: t.ct.conn.reply,
-      before: null,
-      explain: { key: 'ct.keep' },
-    });
-    return;
-  }
-  if (t.ct === UNTRACKED) {
-    tr.emit({
-      type: 'conntrack',
-      hook: t.hook,
-      packet: p,
-      action: 'untracked',
-      state: 'UNTRACKED',
-      dir: 'original',
-      connId: null,
-      orig: null,
-      reply: null,
-      before: null,
-      explain: { key: 'ct.untracked' },
-    });
-    return;
-  }
+  // A looped-back packet keeps the conntrack entry it got on the way out (nf_conntrack_in ignores it).
+  if (t.ct.conn) return emitCt(env, t, 'keep', t.ct, 'ct.keep');
+  if (t.ct === UNTRACKED) return emitCt(env, t, 'untracked', t.ct, 'ct.untracked');
   const table = env.state.conntrack;
   if (p.proto === 'icmp' && p.inner) {
     const hit = lookup(table, invert(p.inner));
     if (hit) {
       t.ct = { conn: hit.conn, dir: hit.dir, state: 'RELATED' };
-      tr.emit({
-        type: 'conntrack',
-        hook: t.hook,
-        packet: p,
-        action: 'related',
-        state: 'RELATED',
-        dir: hit.dir,
-        connId: hit.conn.id,
-        orig: hit.conn.orig,
-        reply: hit.conn.reply,
-        before: null,
-        explain: { key: 'ct.related' },
-      });
-      return;
+      return emitCt(env, t, 'related', t.ct, 'ct.related');
     }
   }
   const hit = lookup(table, tupleOf(p));
@@ -403,53 +385,16 @@ function conntrackIn(env: StackEnv, t: Traversal): void {
     if (dir === 'reply') conn.seenReply = true;
     const state = dir === 'reply' || conn.seenReply ? 'ESTABLISHED' : 'NEW';
     t.ct = { conn, dir, state };
-    tr.emit({
-      type: 'conntrack',
-      hook: t.hook,
-      packet: p,
-      action: 'lookup',
-      state,
-      dir,
-      connId: conn.id,
-      orig: conn.orig,
-      reply: conn.reply,
-      before: null,
-      explain: { key: dir === 'reply' ? 'ct.reply' : 'ct.established', params: { id: conn.id } },
-    });
-    return;
+    const key = dir === 'reply' ? 'ct.reply' : 'ct.established';
+    return emitCt(env, t, 'lookup', t.ct, key, { id: conn.id });
   }
   if (!canCreate(p)) {
     t.ct = { conn: null, dir: 'original', state: 'INVALID' };
-    tr.emit({
-      type: 'conntrack',
-      hook: t.hook,
-      packet: p,
-      action: 'invalid',
-      state: 'INVALID',
-      dir: 'original',
-      connId: null,
-      orig: null,
-      reply: null,
-      before: null,
-      explain: { key: 'ct.invalid' },
-    });
-    return;
+    return emitCt(env, t, 'invalid', t.ct, 'ct.invalid');
   }
   const conn = newConn(table, tupleOf(p));
   t.ct = { conn, dir: 'original', state: 'NEW' };
-  tr.emit({
-    type: 'conntrack',
-    hook: t.hook,
-    packet: p,
-    action: 'new',
-    state: 'NEW',
-    dir: 'original',
-    connId: conn.id,
-    orig: conn.orig,
-    reply: conn.reply,
-    before: null,
-    explain: { key: 'ct.new', params: { id: conn.id } },
-  });
+  emitCt(env, t, 'new', t.ct, 'ct.new', { id: conn.id });
 }
 
 /**
@@ -673,7 +618,6 @@ export function receive(
   looped: CtInfo | null,
   bridged: BridgedUp | null = null,
 ): StackResult {
-  const h = env.host.config;
   env.tracer.emit({
     type: 'receive',
     packet: pkt,
@@ -695,83 +639,93 @@ export function receive(
     const v = runHook(env, pre);
     if (v.kind !== 'accept') return verdictResult(v, pre);
   } else pre.phys = bridged.phys;
-  let p = pre.pkt;
+  const p = pre.pkt;
   // Routing decision (ip_route_input_slow).
-  if (looped) {
-    routeEvent(env, p, 'local', 'loopback', 'lo', null, null);
-  } else {
-    if (isMulticastOrBroadcast(p.src) || p.src === '0.0.0.0') {
-      routeEvent(env, p, 'drop', 'martian-source', inIf, null, null);
-      return { kind: 'dropped', reason: 'martian source', pkt: p };
-    }
-    if (isLoopback(p.dst) && !h.routeLocalnet(inIf) && inIf !== 'lo') {
-      routeEvent(env, p, 'drop', 'martian-destination', inIf, null, null);
-      return {
-        kind: 'dropped',
-        reason: 'martian destination (127.0.0.0/8 without route_localnet)',
-        pkt: p,
-      };
-    }
-    if (isLoopback(p.src) && !h.routeLocalnet(inIf) && inIf !== 'lo') {
-      routeEvent(env, p, 'drop', 'martian-source-loopback', inIf, null, null);
-      return {
-        kind: 'dropped',
-        reason: 'martian source (127.0.0.0/8 without route_localnet)',
-        pkt: p,
-      };
-    }
+  if (looped) routeEvent(env, p, 'local', 'loopback', 'lo', null, null);
+  else {
+    const martian = martianDrop(env, p, inIf);
+    if (martian) return martian;
   }
-  if (looped || isLocalAddr(h, p.dst)) {
-    if (!looped && inIf !== 'lo' && isLocalAddr(h, p.src) && !h.acceptLocal) {
-      routeEvent(env, p, 'drop', 'martian-source-local', inIf, null, null);
-      return { kind: 'dropped', reason: 'martian source (one of our own addresses)', pkt: p };
-    }
-    if (!looped && !rpFilterOk(env, p, inIf)) {
-      routeEvent(env, p, 'drop', 'rp-filter', inIf, null, null);
-      return { kind: 'dropped', reason: 'reverse path filter', pkt: p };
-    }
-    if (!looped)
-      routeEvent(env, p, 'local', 'local', localIface(h, p.dst), null, null, {
-        iface: localIface(h, p.dst) ?? '',
-      });
-    const inp = traversal(p, 'INPUT', inIf, null, null, pre.ct);
-    if (bridged) inp.phys = bridged.phys;
-    const vi = runHook(env, inp, 'to-ipvs-in');
-    if (vi.kind !== 'accept') return verdictResult(vi, inp);
-    // IPVS sits between security INPUT (50) and nat INPUT (100): see ipvs/hooks.ts.
-    const iv = ipvsLocalIn(env, inp, (pk, ct) => output(env, pk, ct, true));
-    if (iv) return iv;
-    const vn = runHook(env, inp, 'after-ipvs-in');
-    if (vn.kind !== 'accept') return verdictResult(vn, inp);
-    confirmConn(env, inp);
-    return { kind: 'local', pkt: inp.pkt, inIf, ct: inp.ct };
+  if (looped || isLocalAddr(env.host.config, p.dst))
+    return localIn(env, pre, inIf, looped, bridged);
+  return forward(env, pre, inIf, bridged);
+}
+
+/** ip_route_input_slow's martian checks, before the local/forward decision. */
+function martianDrop(env: StackEnv, p: Packet, inIf: string): StackResult | null {
+  const h = env.host.config;
+  if (isMulticastOrBroadcast(p.src) || p.src === '0.0.0.0') {
+    routeEvent(env, p, 'drop', 'martian-source', inIf, null, null);
+    return { kind: 'dropped', reason: 'martian source', pkt: p };
   }
-  if (!h.ipForward) {
+  if (isLoopback(p.dst) && !h.routeLocalnet(inIf) && inIf !== 'lo') {
+    routeEvent(env, p, 'drop', 'martian-destination', inIf, null, null);
+    return {
+      kind: 'dropped',
+      reason: 'martian destination (127.0.0.0/8 without route_localnet)',
+      pkt: p,
+    };
+  }
+  if (isLoopback(p.src) && !h.routeLocalnet(inIf) && inIf !== 'lo') {
+    routeEvent(env, p, 'drop', 'martian-source-loopback', inIf, null, null);
+    return {
+      kind: 'dropped',
+      reason: 'martian source (127.0.0.0/8 without route_localnet)',
+      pkt: p,
+    };
+  }
+  return null;
+}
+
+/** A packet for this host: INPUT (with IPVS between its tables), then the socket layer. */
+function localIn(
+  env: StackEnv,
+  pre: Traversal,
+  inIf: string,
+  looped: CtInfo | null,
+  bridged: BridgedUp | null,
+): StackResult {
+  const h = env.host.config;
+  const p = pre.pkt;
+  if (!looped && inIf !== 'lo' && isLocalAddr(h, p.src) && !h.acceptLocal) {
+    routeEvent(env, p, 'drop', 'martian-source-local', inIf, null, null);
+    return { kind: 'dropped', reason: 'martian source (one of our own addresses)', pkt: p };
+  }
+  if (!looped && !rpFilterOk(env, p, inIf)) {
+    routeEvent(env, p, 'drop', 'rp-filter', inIf, null, null);
+    return { kind: 'dropped', reason: 'reverse path filter', pkt: p };
+  }
+  if (!looped)
+    routeEvent(env, p, 'local', 'local', localIface(h, p.dst), null, null, {
+      iface: localIface(h, p.dst) ?? '',
+    });
+  const inp = traversal(p, 'INPUT', inIf, null, null, pre.ct);
+  if (bridged) inp.phys = bridged.phys;
+  const vi = runHook(env, inp, 'to-ipvs-in');
+  if (vi.kind !== 'accept') return verdictResult(vi, inp);
+  // IPVS sits between security INPUT (50) and nat INPUT (100): see ipvs/hooks.ts.
+  const iv = ipvsLocalIn(env, inp, (pk, ct) => output(env, pk, ct, true));
+  if (iv) return iv;
+  const vn = runHook(env, inp, 'after-ipvs-in');
+  if (vn.kind !== 'accept') return verdictResult(vn, inp);
+  confirmConn(env, inp);
+  return { kind: 'local', pkt: inp.pkt, inIf, ct: inp.ct };
+}
+
+/** A packet for elsewhere: the forwarding route, FORWARD (IPVS between its tables), POSTROUTING. */
+function forward(
+  env: StackEnv,
+  pre: Traversal,
+  inIf: string,
+  bridged: BridgedUp | null,
+): StackResult {
+  let p = pre.pkt;
+  if (!env.host.config.ipForward) {
     routeEvent(env, p, 'drop', 'no-forwarding', inIf, null, null);
     return { kind: 'dropped', reason: 'not a local address and ip_forward is off', pkt: p };
   }
   const r = pickRoute(env, p.dst);
-  if (!r.route || r.route.type !== 'unicast') {
-    const code = !r.route ? 0 : r.route.type === 'prohibit' ? 13 : 1;
-    routeEvent(
-      env,
-      p,
-      r.route?.type === 'blackhole' ? 'drop' : 'unreachable',
-      r.route ? `route-${r.route.type}` : 'no-route',
-      null,
-      null,
-      r.route,
-    );
-    if (r.route?.type === 'blackhole')
-      return { kind: 'dropped', reason: 'blackhole route', pkt: p };
-    return {
-      kind: 'unreachable',
-      code,
-      pkt: p,
-      reason: r.route ? `${r.route.type} route` : 'no route',
-      local: false,
-    };
-  }
+  if (!r.route || r.route.type !== 'unicast') return noForwardRoute(env, p, r.route);
   if (!rpFilterOk(env, p, inIf)) {
     routeEvent(env, p, 'drop', 'rp-filter', inIf, null, null);
     return { kind: 'dropped', reason: 'reverse path filter', pkt: p };
@@ -787,6 +741,28 @@ export function receive(
   const vf2 = runHook(env, fwd, 'after-ipvs-fwd');
   if (vf2.kind !== 'accept') return verdictResult(vf2, fwd);
   return postrouting(env, fwd.pkt, inIf, r.dev, r.nextHop, fwd.ct, fwd.ipvsProperty, fwd.phys);
+}
+
+/** No unicast route to forward by: a blackhole drops, no route / unreachable / prohibit answer. */
+function noForwardRoute(env: StackEnv, p: Packet, route: Route | null): StackResult {
+  const code = !route ? 0 : route.type === 'prohibit' ? 13 : 1;
+  routeEvent(
+    env,
+    p,
+    route?.type === 'blackhole' ? 'drop' : 'unreachable',
+    route ? `route-${route.type}` : 'no-route',
+    null,
+    null,
+    route,
+  );
+  if (route?.type === 'blackhole') return { kind: 'dropped', reason: 'blackhole route', pkt: p };
+  return {
+    kind: 'unreachable',
+    code,
+    pkt: p,
+    reason: route ? `${route.type} route` : 'no route',
+    local: false,
+  };
 }
 
 function postrouting(
