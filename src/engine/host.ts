@@ -208,9 +208,44 @@ export function buildHostConfig(spec: HostSpec): {
   problems: HostDiagnostic[];
 } {
   const problems: HostDiagnostic[] = [];
-  const ifaces = new Map<string, Iface>();
+  const ifaces = interfacesOf(spec, problems);
+  checkBridgePorts(spec, ifaces, problems);
   const local = new Map<string, string>();
-  const routes: Route[] = [];
+  const routes: Route[] = connectedRoutes(ifaces, local);
+  routes.push(...staticRoutes(spec, ifaces, problems));
+  const rl = spec.sysctls?.routeLocalnet;
+  const routeLocalnet = (iface: string) => (Array.isArray(rl) ? rl.includes(iface) : rl === true);
+  const listeners: Listener[] = (spec.listeners ?? []).map((l) => ({
+    process: l.process,
+    proto: l.proto,
+    address: l.address,
+    port: l.port,
+    reply: l.reply ?? `${l.process}@${spec.name}`,
+  }));
+  const ipsets = new Map((spec.ipsets ?? []).map((s) => [s.name, s]));
+  return {
+    config: {
+      name: spec.name,
+      role: spec.role,
+      ifaces,
+      local,
+      routes,
+      ipForward: spec.sysctls?.ipForward ?? false,
+      routeLocalnet,
+      rpFilter: spec.sysctls?.rpFilter ?? 0,
+      arpIgnore: spec.sysctls?.arpIgnore ?? 0,
+      acceptLocal: spec.sysctls?.acceptLocal ?? false,
+      bridgeNfCallIptables: spec.sysctls?.bridgeNfCallIptables ?? true,
+      listeners,
+      ipsets,
+    },
+    problems,
+  };
+}
+
+/** The host's interfaces and their addresses, lo first (with both loopback addresses). */
+function interfacesOf(spec: HostSpec, problems: HostDiagnostic[]): Map<string, Iface> {
+  const ifaces = new Map<string, Iface>();
   const lo: Iface = {
     name: 'lo',
     kind: 'loopback',
@@ -253,6 +288,15 @@ export function buildHostConfig(spec: HostSpec): {
       hairpin: is.hairpin ?? false,
     });
   });
+  return ifaces;
+}
+
+/** A bridge port's master must be a bridge of the host; bridges and lo are never ports. */
+function checkBridgePorts(
+  spec: HostSpec,
+  ifaces: ReadonlyMap<string, Iface>,
+  problems: HostDiagnostic[],
+): void {
   spec.interfaces.forEach((is, i) => {
     if (is.master === undefined) return;
     const br = ifaces.get(is.master);
@@ -267,6 +311,11 @@ export function buildHostConfig(spec: HostSpec): {
         message: `${is.name} cannot be a bridge port (only ether and veth interfaces can)`,
       });
   });
+}
+
+/** The local table (address -> interface) and each primary address's prefix route. */
+function connectedRoutes(ifaces: ReadonlyMap<string, Iface>, local: Map<string, string>): Route[] {
+  const routes: Route[] = [];
   for (const iface of ifaces.values()) {
     for (const a of iface.addrs) {
       if (!local.has(a.ip)) local.set(a.ip, iface.name);
@@ -289,6 +338,16 @@ export function buildHostConfig(spec: HostSpec): {
       });
     }
   }
+  return routes;
+}
+
+/** The spec's own routes (`ip route add ...`), checked, with their `ip route` text. */
+function staticRoutes(
+  spec: HostSpec,
+  ifaces: ReadonlyMap<string, Iface>,
+  problems: HostDiagnostic[],
+): Route[] {
+  const routes: Route[] = [];
   (spec.routes ?? []).forEach((r, i) => {
     const field = `routes[${i}]`;
     const dst = r.to === 'default' ? parseCidr('0.0.0.0/0') : parseCidr(r.to);
@@ -341,34 +400,7 @@ export function buildHostConfig(spec: HostSpec): {
       connected: false,
     });
   });
-  const rl = spec.sysctls?.routeLocalnet;
-  const routeLocalnet = (iface: string) => (Array.isArray(rl) ? rl.includes(iface) : rl === true);
-  const listeners: Listener[] = (spec.listeners ?? []).map((l) => ({
-    process: l.process,
-    proto: l.proto,
-    address: l.address,
-    port: l.port,
-    reply: l.reply ?? `${l.process}@${spec.name}`,
-  }));
-  const ipsets = new Map((spec.ipsets ?? []).map((s) => [s.name, s]));
-  return {
-    config: {
-      name: spec.name,
-      role: spec.role,
-      ifaces,
-      local,
-      routes,
-      ipForward: spec.sysctls?.ipForward ?? false,
-      routeLocalnet,
-      rpFilter: spec.sysctls?.rpFilter ?? 0,
-      arpIgnore: spec.sysctls?.arpIgnore ?? 0,
-      acceptLocal: spec.sysctls?.acceptLocal ?? false,
-      bridgeNfCallIptables: spec.sysctls?.bridgeNfCallIptables ?? true,
-      listeners,
-      ipsets,
-    },
-    problems,
-  };
+  return routes;
 }
 
 /** True when `ip` is an address of this host (the kernel's local table; all of 127/8 is local). */
