@@ -249,36 +249,7 @@ export class ProbeRun {
     const { net } = this;
     const pkt = res.pkt;
     const hop = resolveNextHop(net, item.host, res.outIf, res.nextHop, pkt.src);
-    if (hop === 'no-segment') {
-      this.emitDrop(pkt, 'left-network', 'wire.left', { iface: res.outIf, nextHop: res.nextHop });
-      if (this.isFirst(item))
-        this.setOutcome({
-          kind: 'forwarded',
-          host: item.host,
-          iface: res.outIf,
-          nextHop: res.nextHop,
-          packet: pkt,
-        });
-      return;
-    }
-    if (hop === null) {
-      this.emitDrop(pkt, 'arp-failed', 'wire.arp-failed', {
-        nextHop: res.nextHop,
-        iface: res.outIf,
-      });
-      this.lastDrop = {
-        host: item.host,
-        reason: `nobody answers ARP for ${res.nextHop} on ${res.outIf}`,
-      };
-      if (item.op === 'out' && this.probe.kind === 'connect' && this.isFirst(item))
-        this.setOutcome({
-          kind: 'unreachable',
-          reason: `no host answers ARP for ${res.nextHop}`,
-          host: item.host,
-        });
-      else sendIcmpError(this.tracer, this.enqueue, item, pkt, 1);
-      return;
-    }
+    if (hop === 'no-segment' || hop === null) return this.lost(item, res, hop);
     // Out of a bridge device (br_dev_xmit): the bridge picks the port behind which the
     // next hop's MAC sits; no IPv4 hook runs again (br_nf_post_routing: no out port yet,
     // POSTROUTING already ran in the IP stack).
@@ -331,6 +302,35 @@ export class ProbeRun {
       },
       item.packetId,
     );
+  }
+
+  /** Nobody receives the frame: the interface leads out of the modelled network, or ARP fails. */
+  private lost(item: QueueItem, res: Result<'transmit'>, hop: 'no-segment' | null): void {
+    const pkt = res.pkt;
+    if (hop === 'no-segment') {
+      this.emitDrop(pkt, 'left-network', 'wire.left', { iface: res.outIf, nextHop: res.nextHop });
+      if (this.isFirst(item))
+        this.setOutcome({
+          kind: 'forwarded',
+          host: item.host,
+          iface: res.outIf,
+          nextHop: res.nextHop,
+          packet: pkt,
+        });
+      return;
+    }
+    this.emitDrop(pkt, 'arp-failed', 'wire.arp-failed', { nextHop: res.nextHop, iface: res.outIf });
+    this.lastDrop = {
+      host: item.host,
+      reason: `nobody answers ARP for ${res.nextHop} on ${res.outIf}`,
+    };
+    if (item.op === 'out' && this.probe.kind === 'connect' && this.isFirst(item))
+      this.setOutcome({
+        kind: 'unreachable',
+        reason: `no host answers ARP for ${res.nextHop}`,
+        host: item.host,
+      });
+    else sendIcmpError(this.tracer, this.enqueue, item, pkt, 1);
   }
 
   private dropped(item: QueueItem, res: Result<'dropped'>): void {

@@ -204,36 +204,8 @@ class NftWalk {
         case 'test':
           if (!s.test(this.ctx)) return { kind: 'miss' };
           break;
-        case 'vmap': {
-          const vals: Val[] = [];
-          for (const k of s.key) {
-            const v = k.get(this.ctx);
-            if (v === null) return { kind: 'miss' };
-            vals.push(v);
-          }
-          const el = s.set.set ? lookup(s.set.set, vals, this.ctx) : null;
-          if (!el || !el.data || !('code' in el.data)) return { kind: 'miss' };
-          const v = el.data;
-          const draw = this.lastDraw();
-          return {
-            kind: 'verdict',
-            verdict: v,
-            target: 'chain' in v ? v.chain : null,
-            probability: draw ? 1 / draw.n : null,
-            explain: draw
-              ? {
-                  key: 'nft.numgen',
-                  params: { value: draw.value, count: draw.n, verdict: verdictWords(v) },
-                }
-              : {
-                  key: 'nft.vmap',
-                  params: {
-                    set: s.set.set?.anonymous ? 'its map' : `@${s.set.name}`,
-                    verdict: verdictWords(v),
-                  },
-                },
-          };
-        }
+        case 'vmap':
+          return this.vmap(s);
         case 'verdict':
           return {
             kind: 'verdict',
@@ -254,17 +226,9 @@ class NftWalk {
             v: { kind: 'reject', with: s.with, rule: null, where: this.where(r), line: r.line },
           };
         case 'write': {
-          const v = s.value(this.ctx);
-          if (v === null) return { kind: 'miss' };
-          this.write(s.what, v >>> 0);
-          target = s.what === 'nftrace' ? 'TRACE' : s.what === 'mark' ? 'MARK' : 'CONNMARK';
-          explain =
-            s.what === 'nftrace'
-              ? { key: 'rule.trace', params: {} }
-              : {
-                  key: s.what === 'mark' ? 'rule.mark' : 'rule.connmark',
-                  params: { mark: `0x${(v >>> 0).toString(16)}` },
-                };
+          const w = this.writeStmt(s);
+          if (!w) return { kind: 'miss' };
+          ({ target, explain } = w);
           break;
         }
         case 'counter':
@@ -272,13 +236,7 @@ class NftWalk {
         case 'log':
           target = s.group ? 'NFLOG' : 'LOG';
           explain = { key: 'rule.log', params: { prefix: s.prefix } };
-          this.env.tracer.emit({
-            type: 'log',
-            packet: this.t.pkt,
-            prefix: s.prefix,
-            via: s.group ? 'NFLOG' : 'LOG',
-            explain: { key: 'log.line', params: { prefix: s.prefix } },
-          });
+          this.logLine(s);
           break;
         case 'notrack':
           this.env.notrack(this.t);
@@ -300,6 +258,68 @@ class NftWalk {
       probability: null,
       ...(explain ? { explain } : {}),
     };
+  }
+
+  /** `KEY vmap { ... }`: the verdict of the element the key finds (a numgen draw says so). */
+  private vmap(s: Extract<Stmt, { kind: 'vmap' }>): RuleOutcome {
+    const vals: Val[] = [];
+    for (const k of s.key) {
+      const v = k.get(this.ctx);
+      if (v === null) return { kind: 'miss' };
+      vals.push(v);
+    }
+    const el = s.set.set ? lookup(s.set.set, vals, this.ctx) : null;
+    if (!el || !el.data || !('code' in el.data)) return { kind: 'miss' };
+    const v = el.data;
+    const draw = this.lastDraw();
+    return {
+      kind: 'verdict',
+      verdict: v,
+      target: 'chain' in v ? v.chain : null,
+      probability: draw ? 1 / draw.n : null,
+      explain: draw
+        ? {
+            key: 'nft.numgen',
+            params: { value: draw.value, count: draw.n, verdict: verdictWords(v) },
+          }
+        : {
+            key: 'nft.vmap',
+            params: {
+              set: s.set.set?.anonymous ? 'its map' : `@${s.set.name}`,
+              verdict: verdictWords(v),
+            },
+          },
+    };
+  }
+
+  /** `meta mark set`, `ct mark set`, `meta nftrace set`: the step's target and explanation. */
+  private writeStmt(s: Extract<Stmt, { kind: 'write' }>): {
+    target: string;
+    explain: { key: string; params: Record<string, string | number> };
+  } | null {
+    const v = s.value(this.ctx);
+    if (v === null) return null;
+    this.write(s.what, v >>> 0);
+    const target = s.what === 'nftrace' ? 'TRACE' : s.what === 'mark' ? 'MARK' : 'CONNMARK';
+    const explain =
+      s.what === 'nftrace'
+        ? { key: 'rule.trace', params: {} }
+        : {
+            key: s.what === 'mark' ? 'rule.mark' : 'rule.connmark',
+            params: { mark: `0x${(v >>> 0).toString(16)}` },
+          };
+    return { target, explain };
+  }
+
+  /** `log prefix ...`: the kernel log line (or NFLOG message) the rule writes. */
+  private logLine(s: Extract<Stmt, { kind: 'log' }>): void {
+    this.env.tracer.emit({
+      type: 'log',
+      packet: this.t.pkt,
+      prefix: s.prefix,
+      via: s.group ? 'NFLOG' : 'LOG',
+      explain: { key: 'log.line', params: { prefix: s.prefix } },
+    });
   }
 
   private write(what: 'mark' | 'ctmark' | 'nftrace', v: number): void {
