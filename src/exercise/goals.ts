@@ -61,8 +61,31 @@ function answererLabel(c: BuiltCluster, o: Outcome): I18nText {
   return whoText(c, o.host, kind === 'pod' ? null : o.process);
 }
 
+/** What a pair's check works on: the sender, destination, every run (likeliest first), the refs. */
+interface Pair {
+  readonly c: BuiltCluster;
+  readonly from: string;
+  readonly to: string;
+  readonly runs: readonly RunView[];
+  readonly ctx: PairContext;
+  readonly instead: (r: RunView) => I18nText;
+}
+
 /** Checks one sender × destination pair; null when the goal holds for it. */
 function checkPair(c: BuiltCluster, g: GoalDef, from: string, dest: string): GoalFailure | null {
+  const pair = runPair(c, g, from, dest);
+  if ('failure' in pair) return pair.failure;
+  const e = g.expect ?? {};
+  return (e.split ? checkSplit(pair, e.split) : null) ?? checkRuns(pair, e) ?? checkSteps(pair, g);
+}
+
+/** Resolves the pair's probe and enumerates its runs, or says why it cannot be sent. */
+function runPair(
+  c: BuiltCluster,
+  g: GoalDef,
+  from: string,
+  dest: string,
+): Pair | { failure: GoalFailure } {
   // A destination may name the sender's node: localhost-nodeport/web@$from-node.
   const sent = resolveSender(c, from);
   const to = substitute(dest, {
@@ -72,20 +95,24 @@ function checkPair(c: BuiltCluster, g: GoalDef, from: string, dest: string): Goa
   });
   const resolved = probeFor(c, { from, to, ...(g.proto ? { proto: g.proto } : {}) });
   if ('error' in resolved)
-    return fail(
-      from,
-      to,
-      { en: `cannot send ${from} → ${to}`, zh: `无法从 ${from} 发往 ${to}` },
-      { en: `${resolved.error}.`, zh: `${resolved.error}。` },
-    );
+    return {
+      failure: fail(
+        from,
+        to,
+        { en: `cannot send ${from} → ${to}`, zh: `无法从 ${from} 发往 ${to}` },
+        { en: `${resolved.error}.`, zh: `${resolved.error}。` },
+      ),
+    };
   const net = networkOf(c);
   if ('problems' in net)
-    return fail(
-      from,
-      to,
-      { en: 'the cluster cannot be built', zh: '集群无法构建' },
-      { en: net.problems, zh: net.problems },
-    );
+    return {
+      failure: fail(
+        from,
+        to,
+        { en: 'the cluster cannot be built', zh: '集群无法构建' },
+        { en: net.problems, zh: net.problems },
+      ),
+    };
   const runs: RunView[] = enumerateOutcomes(net, resolved.probe).runs.map((r) => ({
     probability: r.probability,
     outcome: r.outcome,
@@ -99,42 +126,51 @@ function checkPair(c: BuiltCluster, g: GoalDef, from: string, dest: string): Goa
     fromNode: nodeOf(c, sender),
     toNode: nodeOfAddress(c, resolved.to.address, to.startsWith('localhost-') ? sender : null),
   };
-  const instead = (r: RunView) => narrateBranch(c, r, runs.length);
-  const e = g.expect ?? {};
+  return { c, from, to, runs, ctx, instead: (r) => narrateBranch(c, r, runs.length) };
+}
 
-  if (e.split) {
-    const want = Object.entries(e.split).map(([ref, p]) => [substitute(ref, ctx), p] as const);
-    const bad = want.filter(
-      ([ref, p]) =>
-        Math.abs(
-          runs
-            .filter((r) => answeredByMatches(c, r.outcome, ref))
-            .reduce((a, r) => a + r.probability, 0) - p,
-        ) > SPLIT_TOLERANCE,
-    );
-    if (bad.length) {
-      const got = new Map<string, { label: I18nText; p: number }>();
-      for (const r of runs) {
-        const label = answererLabel(c, r.outcome);
-        const g0 = got.get(label.en);
-        got.set(label.en, { label, p: (g0?.p ?? 0) + r.probability });
-      }
-      const list = [...got.values()];
-      return fail(
-        from,
-        to,
-        {
-          en: `expected the connections split ${want.map(([r, p]) => `${r} ${pct(p)}`).join(', ')}`,
-          zh: `期望连接这样分配：${want.map(([r, p]) => `${r} ${pct(p)}`).join('，')}`,
-        },
-        {
-          en: `The connections went: ${list.map((x) => `${x.label.en} ${pct(x.p)}`).join(', ')}.`,
-          zh: `实际的分配：${list.map((x) => `${x.label.zh} ${pct(x.p)}`).join('，')}。`,
-        },
-      );
+type Expect = NonNullable<GoalDef['expect']>;
+
+/** `split`: each answerer's share of the connections, within SPLIT_TOLERANCE. */
+function checkSplit(
+  { c, from, to, runs, ctx }: Pair,
+  split: NonNullable<Expect['split']>,
+): GoalFailure | null {
+  const want = Object.entries(split).map(([ref, p]) => [substitute(ref, ctx), p] as const);
+  const bad = want.filter(
+    ([ref, p]) =>
+      Math.abs(
+        runs
+          .filter((r) => answeredByMatches(c, r.outcome, ref))
+          .reduce((a, r) => a + r.probability, 0) - p,
+      ) > SPLIT_TOLERANCE,
+  );
+  if (bad.length) {
+    const got = new Map<string, { label: I18nText; p: number }>();
+    for (const r of runs) {
+      const label = answererLabel(c, r.outcome);
+      const g0 = got.get(label.en);
+      got.set(label.en, { label, p: (g0?.p ?? 0) + r.probability });
     }
+    const list = [...got.values()];
+    return fail(
+      from,
+      to,
+      {
+        en: `expected the connections split ${want.map(([r, p]) => `${r} ${pct(p)}`).join(', ')}`,
+        zh: `期望连接这样分配：${want.map(([r, p]) => `${r} ${pct(p)}`).join('，')}`,
+      },
+      {
+        en: `The connections went: ${list.map((x) => `${x.label.en} ${pct(x.p)}`).join(', ')}.`,
+        zh: `实际的分配：${list.map((x) => `${x.label.zh} ${pct(x.p)}`).join('，')}。`,
+      },
+    );
   }
+  return null;
+}
 
+/** Every run's outcome, answerer, source seen and reply, as `expect` says. */
+function checkRuns({ c, from, to, runs, ctx, instead }: Pair, e: Expect): GoalFailure | null {
   const wantOutcome: readonly OutcomeName[] | null = e.outcome
     ? (many(e.outcome as string | readonly string[]) as readonly OutcomeName[])
     : e.answeredBy || e.split || e.srcSeen || e.reply
@@ -188,6 +224,11 @@ function checkPair(c: BuiltCluster, g: GoalDef, from: string, dest: string): Goa
       );
   }
 
+  return null;
+}
+
+/** `passes` and `never`: steps every run must meet, and steps no run may meet. */
+function checkSteps({ from, to, runs, ctx, instead }: Pair, g: GoalDef): GoalFailure | null {
   for (const s of g.passes ?? [])
     for (const r of runs) {
       const replies = replyPackets(r.events);
