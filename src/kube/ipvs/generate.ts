@@ -92,97 +92,45 @@ function realServersOf(
   return { servers: cat.cluster ?? [], localOnly: false };
 }
 
+/** What generating one node's IPVS proxier state accumulates, Service port by Service port. */
+interface IpvsGen {
+  readonly cfg: ProxierInput['config'];
+  readonly settings: ReturnType<typeof deriveSettings>;
+  readonly scheduler: string;
+  readonly sets: IpsetList;
+  readonly endpointsMap: ReturnType<typeof buildEndpointsMap>;
+  readonly nodeAddresses: ReadonlySet<string>;
+  /** NodePort addresses (empty when the cluster has no NodePort). */
+  readonly npIPs: readonly string[];
+  /** Addresses bound to kube-ipvs0. */
+  readonly bound: Set<string>;
+  readonly vss: VirtualServerInfo[];
+  readonly noNodeAccess: NoNodeAccess[];
+}
+
+type PortInfo = ReturnType<typeof servicePortInfos>[number];
+
 export function generateIpvsRules(input: ProxierInput, ipvsConfig: IpvsConfig = {}): IpvsRules {
   const cfg = input.config;
   const family = cfg.ipFamily;
   const settings = deriveSettings(cfg);
-  const scheduler = ipvsConfig.scheduler || 'rr';
   const sets = new IpsetList(family);
   const ports = servicePortInfos(input.services, family);
-  const endpointsMap = buildEndpointsMap(input.endpointSlices, family, cfg.nodeName);
-  const zone = cfg.zone ?? '';
-  const nodeAddresses = new Set(nodeAddressSet(cfg));
   const hasNodePort = ports.some((p) => p.nodePort !== 0);
-  const npIPs = hasNodePort ? nodePortIPs(cfg) : [];
-  const bound = new Set<string>();
-  const vss: VirtualServerInfo[] = [];
-  const noNodeAccess: NoNodeAccess[] = [];
-
-  for (const info of ports) {
-    const proto = info.proto;
-    const eps =
-      endpointsMap.get(
-        servicePortKey(info.service.namespace, info.service.name, info.port.name, info.protocol),
-      ) ?? [];
-    const vs = (kind: VirtualServerKind, address: string, port: number, onlyLocal: boolean) => {
-      const rs = realServersOf(eps, info, cfg.nodeName, zone, onlyLocal);
-      vss.push({
-        kind,
-        servicePort: info.name,
-        proto,
-        address,
-        port,
-        scheduler,
-        persistent: info.affinitySeconds,
-        realServers: rs.servers,
-        localOnly: rs.localOnly,
-      });
-    };
-    // Handle traffic that loops back to the originator with SNAT: every local endpoint, ready or not.
-    for (const ep of eps)
-      if (ep.local) sets.insert('KUBE-LOOP-BACK', `${ep.ip},${proto}:${ep.port},${ep.ip}`);
-    // Capture the clusterIP: always bound to kube-ipvs0.
-    sets.insert('KUBE-CLUSTER-IP', ipPort(info.clusterIP, proto, info.port.port));
-    vs('cluster-ip', info.clusterIP, info.port.port, info.internalPolicyLocal);
-    bound.add(info.clusterIP);
-    // Capture externalIPs; an address that is already on another interface is not bound.
-    for (const ip of info.externalIPs) {
-      const set = info.externalPolicyLocal ? 'KUBE-EXTERNAL-IP-LOCAL' : 'KUBE-EXTERNAL-IP';
-      sets.insert(set, ipPort(ip, proto, info.port.port));
-      vs('external-ip', ip, info.port.port, info.externalPolicyLocal);
-      if (!nodeAddresses.has(ip)) bound.add(ip);
-    }
-    // Capture load-balancer ingress.
-    for (const ip of info.loadBalancerVIPs) {
-      const entry = ipPort(ip, proto, info.port.port);
-      sets.insert('KUBE-LOAD-BALANCER', entry);
-      if (info.externalPolicyLocal) sets.insert('KUBE-LOAD-BALANCER-LOCAL', entry);
-      if (info.sourceRanges.length > 0) {
-        sets.insert('KUBE-LOAD-BALANCER-FW', entry);
-        let allowFromNode = false;
-        for (const cidr of info.sourceRanges) {
-          sets.insert('KUBE-LOAD-BALANCER-SOURCE-CIDR', `${entry},${cidr.text}`);
-          if (settings.primaryNodeIP !== null && cidrContains(cidr, settings.primaryNodeIP))
-            allowFromNode = true;
-        }
-        // Node-to-LB traffic arrives with the LB IP as source (it is local on kube-ipvs0).
-        if (allowFromNode) sets.insert('KUBE-LOAD-BALANCER-SOURCE-IP', `${entry},${ip}`);
-        else noNodeAccess.push({ ip, proto, port: info.port.port });
-      }
-      vs('load-balancer', ip, info.port.port, info.externalPolicyLocal);
-      if (!nodeAddresses.has(ip)) bound.add(ip);
-    }
-    if (info.nodePort !== 0) {
-      // Skip NodePorts (and the health check below) when no node address is usable.
-      if (npIPs.length === 0) continue;
-      const upper = proto.toUpperCase();
-      const entries =
-        proto === 'sctp'
-          ? npIPs.map((ip) => ipPort(ip, proto, info.nodePort))
-          : [String(info.nodePort)];
-      const setName = proto === 'sctp' ? 'KUBE-NODE-PORT-SCTP-HASH' : `KUBE-NODE-PORT-${upper}`;
-      for (const e of entries) sets.insert(setName, e);
-      if (info.externalPolicyLocal) {
-        const local =
-          proto === 'sctp' ? 'KUBE-NODE-PORT-LOCAL-SCTP-HASH' : `KUBE-NODE-PORT-LOCAL-${upper}`;
-        for (const e of entries) sets.insert(local, e);
-      }
-      // NodePort virtual servers on every node address; node IPs are never bound to kube-ipvs0.
-      for (const ip of npIPs) vs('node-port', ip, info.nodePort, info.externalPolicyLocal);
-    }
-    if (info.healthCheckNodePort !== 0)
-      sets.insert('KUBE-HEALTH-CHECK-NODE-PORT', String(info.healthCheckNodePort));
-  }
+  const g: IpvsGen = {
+    cfg,
+    settings,
+    scheduler: ipvsConfig.scheduler || 'rr',
+    sets,
+    endpointsMap: buildEndpointsMap(input.endpointSlices, family, cfg.nodeName),
+    nodeAddresses: new Set(nodeAddressSet(cfg)),
+    npIPs: hasNodePort ? nodePortIPs(cfg) : [],
+    bound: new Set<string>(),
+    vss: [],
+    noNodeAccess: [],
+  };
+  for (const info of ports) capturePort(g, info);
+  const { bound, vss, noNodeAccess } = g;
   for (const ip of bound) sets.insert('KUBE-IPVS-IPS', ip);
 
   const rules = writeIptablesRules(
@@ -231,4 +179,93 @@ export function generateIpvsRules(input: ProxierInput, ipvsConfig: IpvsConfig = 
     ipvsadm: ipvsadmList(ipvs),
     sysctls,
   };
+}
+
+/** One Service port: its ipsets entries and virtual servers (the proxier's syncProxyRules loop). */
+function capturePort(g: IpvsGen, info: PortInfo): void {
+  const { cfg, sets } = g;
+  const proto = info.proto;
+  const eps =
+    g.endpointsMap.get(
+      servicePortKey(info.service.namespace, info.service.name, info.port.name, info.protocol),
+    ) ?? [];
+  const vs = (kind: VirtualServerKind, address: string, port: number, onlyLocal: boolean) => {
+    const rs = realServersOf(eps, info, cfg.nodeName, cfg.zone ?? '', onlyLocal);
+    g.vss.push({
+      kind,
+      servicePort: info.name,
+      proto,
+      address,
+      port,
+      scheduler: g.scheduler,
+      persistent: info.affinitySeconds,
+      realServers: rs.servers,
+      localOnly: rs.localOnly,
+    });
+  };
+  // Handle traffic that loops back to the originator with SNAT: every local endpoint, ready or not.
+  for (const ep of eps)
+    if (ep.local) sets.insert('KUBE-LOOP-BACK', `${ep.ip},${proto}:${ep.port},${ep.ip}`);
+  // Capture the clusterIP: always bound to kube-ipvs0.
+  sets.insert('KUBE-CLUSTER-IP', ipPort(info.clusterIP, proto, info.port.port));
+  vs('cluster-ip', info.clusterIP, info.port.port, info.internalPolicyLocal);
+  g.bound.add(info.clusterIP);
+  // Capture externalIPs; an address that is already on another interface is not bound.
+  for (const ip of info.externalIPs) {
+    const set = info.externalPolicyLocal ? 'KUBE-EXTERNAL-IP-LOCAL' : 'KUBE-EXTERNAL-IP';
+    sets.insert(set, ipPort(ip, proto, info.port.port));
+    vs('external-ip', ip, info.port.port, info.externalPolicyLocal);
+    if (!g.nodeAddresses.has(ip)) g.bound.add(ip);
+  }
+  // Capture load-balancer ingress.
+  for (const ip of info.loadBalancerVIPs) {
+    captureLoadBalancer(g, info, ip);
+    vs('load-balancer', ip, info.port.port, info.externalPolicyLocal);
+    if (!g.nodeAddresses.has(ip)) g.bound.add(ip);
+  }
+  if (info.nodePort !== 0) {
+    // Skip NodePorts (and the health check below) when no node address is usable.
+    if (g.npIPs.length === 0) return;
+    captureNodePort(g, info);
+    // NodePort virtual servers on every node address; node IPs are never bound to kube-ipvs0.
+    for (const ip of g.npIPs) vs('node-port', ip, info.nodePort, info.externalPolicyLocal);
+  }
+  if (info.healthCheckNodePort !== 0)
+    sets.insert('KUBE-HEALTH-CHECK-NODE-PORT', String(info.healthCheckNodePort));
+}
+
+/** A load-balancer ingress address: its sets, with loadBalancerSourceRanges' firewall sets. */
+function captureLoadBalancer(g: IpvsGen, info: PortInfo, ip: string): void {
+  const { sets, settings } = g;
+  const entry = ipPort(ip, info.proto, info.port.port);
+  sets.insert('KUBE-LOAD-BALANCER', entry);
+  if (info.externalPolicyLocal) sets.insert('KUBE-LOAD-BALANCER-LOCAL', entry);
+  if (info.sourceRanges.length === 0) return;
+  sets.insert('KUBE-LOAD-BALANCER-FW', entry);
+  let allowFromNode = false;
+  for (const cidr of info.sourceRanges) {
+    sets.insert('KUBE-LOAD-BALANCER-SOURCE-CIDR', `${entry},${cidr.text}`);
+    if (settings.primaryNodeIP !== null && cidrContains(cidr, settings.primaryNodeIP))
+      allowFromNode = true;
+  }
+  // Node-to-LB traffic arrives with the LB IP as source (it is local on kube-ipvs0).
+  if (allowFromNode) sets.insert('KUBE-LOAD-BALANCER-SOURCE-IP', `${entry},${ip}`);
+  else g.noNodeAccess.push({ ip, proto: info.proto, port: info.port.port });
+}
+
+/** A NodePort's sets (by port; SCTP by address and port), with the Local policy's copies. */
+function captureNodePort(g: IpvsGen, info: PortInfo): void {
+  const proto = info.proto;
+  const upper = proto.toUpperCase();
+  const entries =
+    proto === 'sctp'
+      ? g.npIPs.map((ip) => ipPort(ip, proto, info.nodePort))
+      : [String(info.nodePort)];
+  const setName = proto === 'sctp' ? 'KUBE-NODE-PORT-SCTP-HASH' : `KUBE-NODE-PORT-${upper}`;
+  for (const e of entries) g.sets.insert(setName, e);
+  if (info.externalPolicyLocal) {
+    const local =
+      proto === 'sctp' ? 'KUBE-NODE-PORT-LOCAL-SCTP-HASH' : `KUBE-NODE-PORT-LOCAL-${upper}`;
+    for (const e of entries) g.sets.insert(local, e);
+  }
 }
