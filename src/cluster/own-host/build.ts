@@ -154,6 +154,11 @@ function warnTwice(
   if (more.length) reports[i] = { ...r, diagnostics: [...r.diagnostics, ...more] };
 }
 
+/** The netfilter dumps a host has (one of each), by the spec field they fill. */
+type NetfilterTexts = Partial<
+  Record<'rules' | 'rules6' | 'nftables', { id: string; text: string }>
+>;
+
 /** `tracing`: a packet is to be traced, so a host without addresses is a problem to say. */
 export function buildOwnHost(
   dumps: readonly OwnDump[],
@@ -173,50 +178,9 @@ export function buildOwnHost(
     ipvs: null,
   };
   const { ifaces, kinds, routes, ipsets, ipsetLines } = acc;
-  const texts: Partial<Record<'rules' | 'rules6' | 'nftables', { id: string; text: string }>> = {};
+  const texts: NetfilterTexts = {};
   const parsed = new Map<string, ParseResult>();
-  for (const d of dumps) {
-    const detected = detectDump(d.text);
-    const kind = d.kind === 'auto' ? detected : d.kind;
-    const base = { id: d.id, name: d.name, kind, detected };
-    const report = (
-      counts: DumpReport['counts'],
-      diagnostics: readonly OwnDiagnostic[],
-      unsupported: readonly OwnNote[] = [],
-      ignored: readonly OwnNote[] = [],
-    ) => reports.push({ ...base, counts, diagnostics, unsupported, ignored });
-    if (kind === null) {
-      report({}, [
-        {
-          severity: 'error',
-          line: 1,
-          column: 1,
-          message:
-            'not a dump the lab knows: paste the output of iptables-save, ip6tables-save, nft list ruleset, ip -j addr, ip -j route, ipset save or ipvsadm -Ln (or pick its kind)',
-        },
-      ]);
-      continue;
-    }
-    if (NETFILTER.has(kind)) {
-      const slot = kind === 'iptables' ? 'rules' : kind === 'ip6tables' ? 'rules6' : 'nftables';
-      if (texts[slot]) {
-        report({}, [
-          {
-            severity: 'error',
-            line: 1,
-            column: 1,
-            message: `a second ${kind} dump: the host has one; remove one of them`,
-          },
-        ]);
-        continue;
-      }
-      const r = kind === 'nft' ? readNft(d.text) : readXtables(d.text, kind === 'iptables' ? 4 : 6);
-      report(r.counts, r.diagnostics, r.unsupported);
-      if (r.diagnostics.some((x) => x.severity === 'error')) continue;
-      texts[slot] = { id: d.id, text: d.text };
-      if (kind !== 'nft') parsed.set(d.text, r.parsed as ParseResult);
-    } else readState(kind, d, acc, report);
-  }
+  for (const d of dumps) readDump(d, acc, { reports, texts, parsed });
   warnTwice(reports, texts);
   if (!acc.sawAddr) {
     const addrs = addressesField(extras.addresses, problems);
@@ -260,4 +224,38 @@ export function buildOwnHost(
     },
     parsed,
   };
+}
+
+/** One dump: its report, and what it gives the host (netfilter text, or addresses, routes...). */
+function readDump(
+  d: OwnDump,
+  acc: State,
+  into: { reports: DumpReport[]; texts: NetfilterTexts; parsed: Map<string, ParseResult> },
+): void {
+  const { texts } = into;
+  const detected = detectDump(d.text);
+  const kind = d.kind === 'auto' ? detected : d.kind;
+  const base = { id: d.id, name: d.name, kind, detected };
+  const report = (
+    counts: DumpReport['counts'],
+    diagnostics: readonly OwnDiagnostic[],
+    unsupported: readonly OwnNote[] = [],
+    ignored: readonly OwnNote[] = [],
+  ): void => {
+    into.reports.push({ ...base, counts, diagnostics, unsupported, ignored });
+  };
+  const error = (message: string) =>
+    report({}, [{ severity: 'error', line: 1, column: 1, message }]);
+  if (kind === null)
+    return error(
+      'not a dump the lab knows: paste the output of iptables-save, ip6tables-save, nft list ruleset, ip -j addr, ip -j route, ipset save or ipvsadm -Ln (or pick its kind)',
+    );
+  if (!NETFILTER.has(kind)) return readState(kind, d, acc, report);
+  const slot = kind === 'iptables' ? 'rules' : kind === 'ip6tables' ? 'rules6' : 'nftables';
+  if (texts[slot]) return error(`a second ${kind} dump: the host has one; remove one of them`);
+  const r = kind === 'nft' ? readNft(d.text) : readXtables(d.text, kind === 'iptables' ? 4 : 6);
+  report(r.counts, r.diagnostics, r.unsupported);
+  if (r.diagnostics.some((x) => x.severity === 'error')) return;
+  texts[slot] = { id: d.id, text: d.text };
+  if (kind !== 'nft') into.parsed.set(d.text, r.parsed as ParseResult);
 }
