@@ -201,19 +201,23 @@ export function endpointSlicesFor(
     // Pods whose resolved port numbers differ go to different slices, as the controller does.
     const groups = new Map<string, { ports: EndpointSlicePortModel[]; pods: PodModel[] }>();
     for (const pod of selected) {
-      const ports: EndpointSlicePortModel[] = [];
-      for (const sp of svc.ports) {
-        const num =
-          typeof sp.targetPort === 'number'
-            ? sp.targetPort
-            : pod.ports.find((cp) => cp.name === sp.targetPort && cp.protocol === sp.protocol)
-                ?.port;
-        if (num !== undefined) ports.push({ name: sp.name, port: num, protocol: sp.protocol });
+      // The resolved numbers alone tell the groups apart (names and protocols are the Service's).
+      const nums = svc.ports.map((sp) =>
+        typeof sp.targetPort === 'number'
+          ? sp.targetPort
+          : pod.ports.find((cp) => cp.name === sp.targetPort && cp.protocol === sp.protocol)?.port,
+      );
+      const k = nums.join(',');
+      let g = groups.get(k);
+      if (!g) {
+        const ports: EndpointSlicePortModel[] = [];
+        svc.ports.forEach((sp, i) => {
+          const port = nums[i];
+          if (port !== undefined) ports.push({ name: sp.name, port, protocol: sp.protocol });
+        });
+        groups.set(k, (g = { ports, pods: [] }));
       }
-      const k = JSON.stringify(ports);
-      const g = groups.get(k) ?? { ports, pods: [] };
       g.pods.push(pod);
-      groups.set(k, g);
     }
     let hintMap: Map<string, string> | null = null;
     if (svc.topologyMode === 'Auto') {

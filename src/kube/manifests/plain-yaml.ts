@@ -24,7 +24,18 @@ const resolveOptions = { intAsBigInt: false };
 
 const cache = new Map<string, unknown>();
 
+/**
+ * Whether a plain scalar starting with `c` can only be a string: every non-string tag of the core
+ * schema starts with `~`, `n`, `N`, `t`, `T`, `f`, `F`, a digit, a sign or `.` (see their tests).
+ */
+function onlyString(c: number): boolean {
+  const lower = c | 32;
+  return lower >= 97 && lower <= 122 && lower !== 110 && lower !== 116 && lower !== 102;
+}
+
 function resolvePlain(s: string): unknown {
+  // Names (`app-4711`, `http`) are most scalars: no tag to test, nothing to remember.
+  if (onlyString(s.charCodeAt(0))) return s;
   const hit = cache.get(s);
   if (hit !== undefined || cache.has(s)) return hit;
   let v: unknown = s;
@@ -88,11 +99,9 @@ class PlainReader {
     return this.lines[i];
   }
 
-  private nest<T>(read: () => T): T {
+  /** Opens a collection (closed by `this.depth--`); no closure, as this runs per collection. */
+  private enter(): void {
     if (++this.depth > this.maxDepth) throw DECLINE;
-    const v = read();
-    this.depth--;
-    return v;
   }
 
   read(): unknown {
@@ -118,8 +127,13 @@ class PlainReader {
   /** The block node that starts at the current line, at that line's indentation. */
   private node(): unknown {
     const l = this.cur as Line;
-    if (this.isItem(l)) return this.nest(() => this.list(l.indent));
-    if (this.keyEnd(l) >= 0) return this.nest(() => this.map(l.indent));
+    const item = this.isItem(l);
+    if (item || this.keyEnd(l) >= 0) {
+      this.enter();
+      const v = item ? this.list(l.indent) : this.map(l.indent);
+      this.depth--;
+      return v;
+    }
     const v = this.inline(l.start, l.end, l.indent);
     this.i++;
     return v;
@@ -163,9 +177,11 @@ class PlainReader {
         this.i++;
         const next = this.cur;
         if (next && next.indent > indent) v = this.node();
-        else if (next && next.indent === indent && this.isItem(next))
-          v = this.nest(() => this.list(indent));
-        else v = null;
+        else if (next && next.indent === indent && this.isItem(next)) {
+          this.enter();
+          v = this.list(indent);
+          this.depth--;
+        } else v = null;
       } else {
         v = this.inline(p, l.end, indent);
         this.i++;
@@ -239,7 +255,9 @@ class PlainReader {
     let p: number;
     if (c === 124 || c === 62) return this.blockScalar(a, end, parent);
     if (c === 123 || c === 91) {
-      const r = this.nest(() => this.flow(a, end));
+      this.enter();
+      const r = this.flow(a, end);
+      this.depth--;
       v = r.value;
       p = r.end;
     } else if (c === 34 || c === 39) {
@@ -352,7 +370,12 @@ class PlainReader {
   private flowItem(a: number, end: number): { value: unknown; end: number } {
     const s = this.s;
     const c = s.charCodeAt(a);
-    if (c === 123 || c === 91) return this.nest(() => this.flow(a, end));
+    if (c === 123 || c === 91) {
+      this.enter();
+      const r = this.flow(a, end);
+      this.depth--;
+      return r;
+    }
     if (c === 34 || c === 39) {
       const e = this.quotedEnd(a, end);
       return { value: this.quoted(a, e), end: e };

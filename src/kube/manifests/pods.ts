@@ -180,7 +180,7 @@ function suffix(seed: string, len: number): string {
   const hit = suffixes.get(key);
   if (hit !== undefined) return hit;
   if (suffixes.size >= 200_000) suffixes.clear();
-  const h = sha256(new TextEncoder().encode(seed));
+  const h = sha256Of(seed);
   let s = '';
   for (let i = 0; i < len; i++) s += NAME_ALPHABET[(h[i] as number) % NAME_ALPHABET.length];
   suffixes.set(key, s);
@@ -190,12 +190,36 @@ function suffix(seed: string, len: number): string {
 /** Suffixes by seed: every re-simulation names the same pods again. */
 const suffixes = new Map<string, string>();
 
+// 40,000 pods hash 40,000 seeds: instead of a new hasher per seed, a pristine one is copied into
+// a reused one (as the proxier's chain names do), the digest goes into a reused buffer, and ASCII
+// seeds skip TextEncoder.
+const pristine = sha256.create();
+const work = sha256.create();
+const digest = new Uint8Array(32);
+let scratch = new Uint8Array(256);
+
+function sha256Of(text: string): Uint8Array {
+  if (text.length > scratch.length) scratch = new Uint8Array(text.length * 2);
+  let ascii = true;
+  for (let i = 0; i < text.length && ascii; i++) {
+    const c = text.charCodeAt(i);
+    ascii = c < 128;
+    scratch[i] = c;
+  }
+  pristine._cloneInto(work);
+  work.update(ascii ? scratch.subarray(0, text.length) : new TextEncoder().encode(text));
+  work.digestInto(digest);
+  return digest;
+}
+
 /** Places every workload's pods and gives them addresses from their node's pod CIDR. */
 export function schedule(workloads: readonly Workload[], cluster: ClusterSettings): PodModel[] {
   const pods: PodModel[] = [];
   const nextIp = new Map<string, number>();
+  const cidrs = new Map<string, ReturnType<typeof parseCidr>>();
   const takeIp = (node: NodeInfo): string | null => {
-    const c = parseCidr(node.podCIDR);
+    let c = cidrs.get(node.podCIDR);
+    if (c === undefined) cidrs.set(node.podCIDR, (c = parseCidr(node.podCIDR)));
     if (!c || c.family !== 4) return null;
     const n = nextIp.get(node.name) ?? 10;
     nextIp.set(node.name, n + 1);
