@@ -4,10 +4,10 @@
  * tolerations; replicas spread over the eligible nodes in order. Pod names and IPs are
  * deterministic so scenarios stay reproducible.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
 import { formatIPv4, parseCidr, parseIPv4 } from '../../engine/index.ts';
 import type { Protocol } from '../model.ts';
 import type { Path, Reader } from './reader.ts';
+import { sha256Text } from './sha256.ts';
 import type { ClusterSettings, ContainerPort, NodeInfo, PodModel, Taint } from './types.ts';
 
 export const ANNOTATION_PREFIX = 'lab.hookpath.io/';
@@ -175,42 +175,21 @@ function unfit(node: NodeInfo, tpl: PodTemplate): string | null {
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
 /** Pod-name suffixes in the style of the ReplicaSet controller (`nettest-7f9c6d5b8-x2k4p`), deterministic. */
-function suffix(seed: string, len: number): string {
-  const key = `${len}:${seed}`;
-  const hit = suffixes.get(key);
+function suffix(seed: string, len: 5 | 10): string {
+  const memo = len === 5 ? suffixes5 : suffixes10;
+  const hit = memo.get(seed);
   if (hit !== undefined) return hit;
-  if (suffixes.size >= 200_000) suffixes.clear();
-  const h = sha256Of(seed);
+  if (memo.size >= 200_000) memo.clear();
+  const h = sha256Text(seed);
   let s = '';
   for (let i = 0; i < len; i++) s += NAME_ALPHABET[(h[i] as number) % NAME_ALPHABET.length];
-  suffixes.set(key, s);
+  memo.set(seed, s);
   return s;
 }
 
-/** Suffixes by seed: every re-simulation names the same pods again. */
-const suffixes = new Map<string, string>();
-
-// 40,000 pods hash 40,000 seeds: instead of a new hasher per seed, a pristine one is copied into
-// a reused one (as the proxier's chain names do), the digest goes into a reused buffer, and ASCII
-// seeds skip TextEncoder.
-const pristine = sha256.create();
-const work = sha256.create();
-const digest = new Uint8Array(32);
-let scratch = new Uint8Array(256);
-
-function sha256Of(text: string): Uint8Array {
-  if (text.length > scratch.length) scratch = new Uint8Array(text.length * 2);
-  let ascii = true;
-  for (let i = 0; i < text.length && ascii; i++) {
-    const c = text.charCodeAt(i);
-    ascii = c < 128;
-    scratch[i] = c;
-  }
-  pristine._cloneInto(work);
-  work.update(ascii ? scratch.subarray(0, text.length) : new TextEncoder().encode(text));
-  work.digestInto(digest);
-  return digest;
-}
+/** Suffixes by seed, per length: every re-simulation names the same pods again. */
+const suffixes5 = new Map<string, string>();
+const suffixes10 = new Map<string, string>();
 
 /** Places every workload's pods and gives them addresses from their node's pod CIDR. */
 export function schedule(workloads: readonly Workload[], cluster: ClusterSettings): PodModel[] {
@@ -256,19 +235,17 @@ export function schedule(workloads: readonly Workload[], cluster: ClusterSetting
         return why === null;
       });
     }
-    const hashBase = suffix(`${w.namespace}/${w.name}`, 10).slice(
-      0,
-      w.kind === 'Deployment' ? 9 : 5,
-    );
+    const seed = `${w.namespace}/${w.name}`;
+    // The pod-template hash of a Deployment's ReplicaSet (its pods' middle name part).
+    const hashBase = w.kind === 'Deployment' ? suffix(seed, 10).slice(0, 9) : '';
     const count = w.kind === 'DaemonSet' ? candidates.length : w.replicas;
     for (let i = 0; i < count; i++) {
       const node = candidates.length ? (candidates[i % candidates.length] as NodeInfo) : null;
       let name: string;
       if (w.kind === 'Pod') name = w.name;
       else if (w.kind === 'StatefulSet') name = `${w.name}-${i}`;
-      else if (w.kind === 'Deployment')
-        name = `${w.name}-${hashBase}-${suffix(`${w.namespace}/${w.name}#${i}`, 5)}`;
-      else name = `${w.name}-${suffix(`${w.namespace}/${w.name}#${node?.name ?? i}`, 5)}`;
+      else if (w.kind === 'Deployment') name = `${w.name}-${hashBase}-${suffix(`${seed}#${i}`, 5)}`;
+      else name = `${w.name}-${suffix(`${seed}#${node?.name ?? i}`, 5)}`;
       pods.push({
         namespace: w.namespace,
         name,
