@@ -1,7 +1,10 @@
 /**
  * The manifests' two phases alone, in a fresh process: the YAML stream (`parseStream`), then the
  * objects (`readManifests`, its pieces already cached). CPU ms of this process.
- *   node read-manifests.js SERVICES REPLICAS
+ *   npx vite build --config vite.cli.config.ts --ssr src/bench/read-manifests.ts \
+ *     --outDir node_modules/.cache/hookpath-bench-manifests
+ *   node node_modules/.cache/hookpath-bench-manifests/read-manifests.js SERVICES REPLICAS
+ * `mainThread` is the main thread's share (Linux): the rest is the collector's and compiler's.
  */
 import { readFileSync } from 'node:fs';
 import { loadScenario, resolveVariant } from '../cluster/scenario.ts';
