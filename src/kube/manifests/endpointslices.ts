@@ -132,12 +132,16 @@ export interface SliceResult {
  */
 function podIndex(pods: readonly PodModel[]): Map<string, Map<string, PodModel[]>> {
   const byNs = new Map<string, Map<string, PodModel[]>>();
+  // The pods of one workload share their labels object: its keys are made once.
+  const keysOf = new Map<Readonly<Record<string, string>>, string[]>();
   for (const p of pods) {
     if (p.ip === null) continue;
     let byLabel = byNs.get(p.namespace);
     if (!byLabel) byNs.set(p.namespace, (byLabel = new Map()));
-    for (const [k, v] of Object.entries(p.labels)) {
-      const key = `${k}\u0000${v}`;
+    let keys = keysOf.get(p.labels);
+    if (!keys)
+      keysOf.set(p.labels, (keys = Object.entries(p.labels).map(([k, v]) => `${k}\u0000${v}`)));
+    for (const key of keys) {
       const list = byLabel.get(key);
       if (list) list.push(p);
       else byLabel.set(key, [p]);
@@ -157,7 +161,16 @@ function selectedPods(
     const list = byLabel?.get(`${k}\u0000${v}`) ?? [];
     if (!smallest || list.length < smallest.length) smallest = list;
   }
-  return (smallest ?? []).filter((p) => selects(selector, p.labels));
+  // Pods of one workload share their labels object: it is tested once.
+  let labels: Readonly<Record<string, string>> | null = null;
+  let match = false;
+  return (smallest ?? []).filter((p) => {
+    if (p.labels !== labels) {
+      labels = p.labels;
+      match = selects(selector, labels);
+    }
+    return match;
+  });
 }
 
 export function endpointSlicesFor(
@@ -200,20 +213,32 @@ export function endpointSlicesFor(
     });
     // Pods whose resolved port numbers differ go to different slices, as the controller does.
     const groups = new Map<string, { ports: EndpointSlicePortModel[]; pods: PodModel[] }>();
+    // Pods of one workload share their ports array: it is resolved once.
+    let podPorts: PodModel['ports'] | null = null;
+    let g: { ports: EndpointSlicePortModel[]; pods: PodModel[] } | undefined;
     for (const pod of selected) {
-      const ports: EndpointSlicePortModel[] = [];
-      for (const sp of svc.ports) {
-        const num =
-          typeof sp.targetPort === 'number'
-            ? sp.targetPort
-            : pod.ports.find((cp) => cp.name === sp.targetPort && cp.protocol === sp.protocol)
-                ?.port;
-        if (num !== undefined) ports.push({ name: sp.name, port: num, protocol: sp.protocol });
+      if (pod.ports === podPorts && g) {
+        g.pods.push(pod);
+        continue;
       }
-      const k = JSON.stringify(ports);
-      const g = groups.get(k) ?? { ports, pods: [] };
+      podPorts = pod.ports;
+      // The resolved numbers alone tell the groups apart (names and protocols are the Service's).
+      const nums = svc.ports.map((sp) =>
+        typeof sp.targetPort === 'number'
+          ? sp.targetPort
+          : pod.ports.find((cp) => cp.name === sp.targetPort && cp.protocol === sp.protocol)?.port,
+      );
+      const k = nums.join(',');
+      g = groups.get(k);
+      if (!g) {
+        const ports: EndpointSlicePortModel[] = [];
+        svc.ports.forEach((sp, i) => {
+          const port = nums[i];
+          if (port !== undefined) ports.push({ name: sp.name, port, protocol: sp.protocol });
+        });
+        groups.set(k, (g = { ports, pods: [] }));
+      }
       g.pods.push(pod);
-      groups.set(k, g);
     }
     let hintMap: Map<string, string> | null = null;
     if (svc.topologyMode === 'Auto') {

@@ -42,6 +42,17 @@ const RULES: Readonly<Record<NameRule, RuleSpec>> = {
   },
 };
 
+/** Exactly the names each rule accepts, ASCII all (the lengths are the rules' maxima). */
+const VALID: Readonly<Record<NameRule, RegExp>> = {
+  'dns1123-label': /^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$/,
+  'dns1123-subdomain':
+    /^(?=.{1,253}$)[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)*$/,
+  'dns1035-label': /^[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?$/,
+  'port-name': /^[a-z0-9](?:[-a-z0-9]{0,13}[a-z0-9])?$/,
+};
+/** What a port name needs beyond its characters: a letter, and no `--`. */
+const PORT_NAME_OK = (v: string): boolean => /[a-z]/.test(v) && !v.includes('--');
+
 /** Names of characters that cannot be seen or that reorder text, by code point. */
 const INVISIBLE: Readonly<Record<number, string>> = {
   0x00a0: 'NO-BREAK SPACE',
@@ -98,6 +109,8 @@ export function describeChar(ch: string): string {
  * "a node name", "a Service name".
  */
 export function nameProblem(value: string, rule: NameRule, what: string): string | null {
+  // Valid names (nearly all of them) are told by one expression, without building a message.
+  if (VALID[rule].test(value) && (rule !== 'port-name' || PORT_NAME_OK(value))) return null;
   const r = RULES[rule];
   const chars = [...value];
   const shown = `'${visible(value)}'`;

@@ -24,7 +24,18 @@ const resolveOptions = { intAsBigInt: false };
 
 const cache = new Map<string, unknown>();
 
+/**
+ * Whether a plain scalar starting with `c` can only be a string: every non-string tag of the core
+ * schema starts with `~`, `n`, `N`, `t`, `T`, `f`, `F`, a digit, a sign or `.` (see their tests).
+ */
+function onlyString(c: number): boolean {
+  const lower = c | 32;
+  return lower >= 97 && lower <= 122 && lower !== 110 && lower !== 116 && lower !== 102;
+}
+
 function resolvePlain(s: string): unknown {
+  // Names (`app-4711`, `http`) are most scalars: no tag to test, nothing to remember.
+  if (onlyString(s.charCodeAt(0))) return s;
   const hit = cache.get(s);
   if (hit !== undefined || cache.has(s)) return hit;
   let v: unknown = s;
@@ -74,6 +85,8 @@ class PlainReader {
   private readonly lines: Line[] = [];
   /** Where the next line to split starts. */
   private scan = 0;
+  /** Where the flow item or collection just read ends. */
+  private after = 0;
 
   constructor(
     private readonly s: string,
@@ -88,11 +101,9 @@ class PlainReader {
     return this.lines[i];
   }
 
-  private nest<T>(read: () => T): T {
+  /** Opens a collection (closed by `this.depth--`); no closure, as this runs per collection. */
+  private enter(): void {
     if (++this.depth > this.maxDepth) throw DECLINE;
-    const v = read();
-    this.depth--;
-    return v;
   }
 
   read(): unknown {
@@ -118,8 +129,13 @@ class PlainReader {
   /** The block node that starts at the current line, at that line's indentation. */
   private node(): unknown {
     const l = this.cur as Line;
-    if (this.isItem(l)) return this.nest(() => this.list(l.indent));
-    if (this.keyEnd(l) >= 0) return this.nest(() => this.map(l.indent));
+    const item = this.isItem(l);
+    if (item || this.keyEnd(l) >= 0) {
+      this.enter();
+      const v = item ? this.list(l.indent) : this.map(l.indent);
+      this.depth--;
+      return v;
+    }
     const v = this.inline(l.start, l.end, l.indent);
     this.i++;
     return v;
@@ -163,9 +179,11 @@ class PlainReader {
         this.i++;
         const next = this.cur;
         if (next && next.indent > indent) v = this.node();
-        else if (next && next.indent === indent && this.isItem(next))
-          v = this.nest(() => this.list(indent));
-        else v = null;
+        else if (next && next.indent === indent && this.isItem(next)) {
+          this.enter();
+          v = this.list(indent);
+          this.depth--;
+        } else v = null;
       } else {
         v = this.inline(p, l.end, indent);
         this.i++;
@@ -239,9 +257,10 @@ class PlainReader {
     let p: number;
     if (c === 124 || c === 62) return this.blockScalar(a, end, parent);
     if (c === 123 || c === 91) {
-      const r = this.nest(() => this.flow(a, end));
-      v = r.value;
-      p = r.end;
+      this.enter();
+      v = this.flow(a, end);
+      this.depth--;
+      p = this.after;
     } else if (c === 34 || c === 39) {
       p = this.quotedEnd(a, end);
       v = this.quoted(a, p);
@@ -299,9 +318,8 @@ class PlainReader {
       p = e + 1;
     }
     if (n < 0) throw DECLINE;
+    // Tabs, carriage returns and control characters were declined before reading (readPlainYaml).
     const raw = s.slice(first, last);
-    // What the line splitter declines anywhere else: tabs, carriage returns, control characters.
-    if (CONTROL.test(raw)) throw DECLINE;
     // Every line with content is indented by at least n, every empty one by at most n.
     const lines = raw.replace(dedent(n), '');
     if (folded && lines.startsWith('\n')) throw DECLINE;
@@ -312,29 +330,31 @@ class PlainReader {
     return strip ? body : `${body}\n`;
   }
 
-  /** A one-line flow map or list at `a`; nested ones allowed. */
-  private flow(a: number, end: number): { value: unknown; end: number } {
+  /**
+   * A one-line flow map or list at `a`; nested ones allowed. `after` is left past its end (as by
+   * `flowItem`): no result object per item.
+   */
+  private flow(a: number, end: number): unknown {
     const s = this.s;
     const isMap = s.charCodeAt(a) === 123;
     const close = isMap ? 125 : 93;
-    const obj: Record<string, unknown> = {};
-    const arr: unknown[] = [];
+    const obj: Record<string, unknown> | null = isMap ? {} : null;
+    const arr: unknown[] | null = isMap ? null : [];
     let p = skipSpaces(s, a + 1, end);
     if (s.charCodeAt(p) === close) p++;
     else
       for (;;) {
         const k = this.flowItem(p, end);
-        p = skipSpaces(s, k.end, end);
-        if (isMap) {
+        p = skipSpaces(s, this.after, end);
+        if (obj) {
           if (s.charCodeAt(p) !== COLON) throw DECLINE;
-          const key = keyString(k.value);
+          const key = keyString(k);
           if (key === '__proto__' || Object.prototype.hasOwnProperty.call(obj, key)) throw DECLINE;
-          const v = this.flowItem(skipSpaces(s, p + 1, end), end);
-          obj[key] = v.value;
-          p = skipSpaces(s, v.end, end);
+          obj[key] = this.flowItem(skipSpaces(s, p + 1, end), end);
+          p = skipSpaces(s, this.after, end);
         } else {
           if (s.charCodeAt(p) === COLON) throw DECLINE;
-          arr.push(k.value);
+          (arr as unknown[]).push(k);
         }
         const c = s.charCodeAt(p);
         if (c === close) {
@@ -346,16 +366,23 @@ class PlainReader {
         // A trailing comma, an empty entry: left to `yaml`.
         if (s.charCodeAt(p) === close || s.charCodeAt(p) === 44) throw DECLINE;
       }
-    return { value: Object.freeze(isMap ? obj : arr), end: p };
+    this.after = p;
+    return Object.freeze(obj ?? (arr as unknown[]));
   }
 
-  private flowItem(a: number, end: number): { value: unknown; end: number } {
+  /** A flow collection's key or value at `a`; leaves `after` past its end. */
+  private flowItem(a: number, end: number): unknown {
     const s = this.s;
     const c = s.charCodeAt(a);
-    if (c === 123 || c === 91) return this.nest(() => this.flow(a, end));
+    if (c === 123 || c === 91) {
+      this.enter();
+      const v = this.flow(a, end);
+      this.depth--;
+      return v;
+    }
     if (c === 34 || c === 39) {
-      const e = this.quotedEnd(a, end);
-      return { value: this.quoted(a, e), end: e };
+      this.after = this.quotedEnd(a, end);
+      return this.quoted(a, this.after);
     }
     if (!isPlainStart(s, a, end) || c === COLON) throw DECLINE;
     // In a flow, `-` must be followed by a character a plain scalar may hold there.
@@ -373,7 +400,8 @@ class PlainReader {
     let e = p;
     while (e > a && s.charCodeAt(e - 1) === SPACE) e--;
     if (e === a) throw DECLINE;
-    return { value: resolvePlain(s.slice(a, e)), end: e };
+    this.after = e;
+    return resolvePlain(s.slice(a, e));
   }
 }
 
@@ -427,7 +455,7 @@ function isPlainStart(s: string, a: number, end: number): boolean {
   return c !== 63 && c !== COLON;
 }
 
-/** Characters the plain reader leaves to `yaml` (a line break aside). */
+/** Characters the plain reader leaves to `yaml` (a line break aside), tested once per text. */
 // Control characters are what this expression is for.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f\ufeff]/;
@@ -442,8 +470,8 @@ function dedent(n: number): RegExp {
 
 /**
  * Splits the line at `p` into `into` when it has content; returns where the next line starts.
- * Declines for tabs, carriage returns, control characters, a byte-order mark, directives and
- * document markers past the first line.
+ * Declines for directives and document markers past the first line (control characters were
+ * declined before reading).
  */
 function nextLine(s: string, p: number, into: Line[]): number {
   let e = s.indexOf('\n', p);
@@ -452,10 +480,6 @@ function nextLine(s: string, p: number, into: Line[]): number {
   while (a < e && s.charCodeAt(a) === SPACE) a++;
   let b = e;
   while (b > a && s.charCodeAt(b - 1) === SPACE) b--;
-  for (let k = a; k < b; k++) {
-    const c = s.charCodeAt(k);
-    if (c < 32 || c === 127 || c === 0xfeff) throw DECLINE;
-  }
   const c = s.charCodeAt(a);
   if (
     a === p &&
@@ -476,6 +500,8 @@ function nextLine(s: string, p: number, into: Line[]): number {
  * (including pieces with no content, whose document count `yaml` decides).
  */
 export function readPlainYaml(text: string, maxDepth = 100): unknown {
+  // Tabs, carriage returns, control characters, a byte-order mark: anywhere, left to `yaml`.
+  if (CONTROL.test(text)) return undefined;
   try {
     return new PlainReader(text, maxDepth).read();
   } catch (e) {

@@ -4,10 +4,10 @@
  * tolerations; replicas spread over the eligible nodes in order. Pod names and IPs are
  * deterministic so scenarios stay reproducible.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
 import { formatIPv4, parseCidr, parseIPv4 } from '../../engine/index.ts';
 import type { Protocol } from '../model.ts';
 import type { Path, Reader } from './reader.ts';
+import { sha256Text } from './sha256.ts';
 import type { ClusterSettings, ContainerPort, NodeInfo, PodModel, Taint } from './types.ts';
 
 export const ANNOTATION_PREFIX = 'lab.hookpath.io/';
@@ -175,27 +175,30 @@ function unfit(node: NodeInfo, tpl: PodTemplate): string | null {
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
 /** Pod-name suffixes in the style of the ReplicaSet controller (`nettest-7f9c6d5b8-x2k4p`), deterministic. */
-function suffix(seed: string, len: number): string {
-  const key = `${len}:${seed}`;
-  const hit = suffixes.get(key);
+function suffix(seed: string, len: 5 | 10): string {
+  const memo = len === 5 ? suffixes5 : suffixes10;
+  const hit = memo.get(seed);
   if (hit !== undefined) return hit;
-  if (suffixes.size >= 200_000) suffixes.clear();
-  const h = sha256(new TextEncoder().encode(seed));
+  if (memo.size >= 200_000) memo.clear();
+  const h = sha256Text(seed);
   let s = '';
   for (let i = 0; i < len; i++) s += NAME_ALPHABET[(h[i] as number) % NAME_ALPHABET.length];
-  suffixes.set(key, s);
+  memo.set(seed, s);
   return s;
 }
 
-/** Suffixes by seed: every re-simulation names the same pods again. */
-const suffixes = new Map<string, string>();
+/** Suffixes by seed, per length: every re-simulation names the same pods again. */
+const suffixes5 = new Map<string, string>();
+const suffixes10 = new Map<string, string>();
 
 /** Places every workload's pods and gives them addresses from their node's pod CIDR. */
 export function schedule(workloads: readonly Workload[], cluster: ClusterSettings): PodModel[] {
   const pods: PodModel[] = [];
   const nextIp = new Map<string, number>();
+  const cidrs = new Map<string, ReturnType<typeof parseCidr>>();
   const takeIp = (node: NodeInfo): string | null => {
-    const c = parseCidr(node.podCIDR);
+    let c = cidrs.get(node.podCIDR);
+    if (c === undefined) cidrs.set(node.podCIDR, (c = parseCidr(node.podCIDR)));
     if (!c || c.family !== 4) return null;
     const n = nextIp.get(node.name) ?? 10;
     nextIp.set(node.name, n + 1);
@@ -232,19 +235,17 @@ export function schedule(workloads: readonly Workload[], cluster: ClusterSetting
         return why === null;
       });
     }
-    const hashBase = suffix(`${w.namespace}/${w.name}`, 10).slice(
-      0,
-      w.kind === 'Deployment' ? 9 : 5,
-    );
+    const seed = `${w.namespace}/${w.name}`;
+    // The pod-template hash of a Deployment's ReplicaSet (its pods' middle name part).
+    const hashBase = w.kind === 'Deployment' ? suffix(seed, 10).slice(0, 9) : '';
     const count = w.kind === 'DaemonSet' ? candidates.length : w.replicas;
     for (let i = 0; i < count; i++) {
       const node = candidates.length ? (candidates[i % candidates.length] as NodeInfo) : null;
       let name: string;
       if (w.kind === 'Pod') name = w.name;
       else if (w.kind === 'StatefulSet') name = `${w.name}-${i}`;
-      else if (w.kind === 'Deployment')
-        name = `${w.name}-${hashBase}-${suffix(`${w.namespace}/${w.name}#${i}`, 5)}`;
-      else name = `${w.name}-${suffix(`${w.namespace}/${w.name}#${node?.name ?? i}`, 5)}`;
+      else if (w.kind === 'Deployment') name = `${w.name}-${hashBase}-${suffix(`${seed}#${i}`, 5)}`;
+      else name = `${w.name}-${suffix(`${seed}#${node?.name ?? i}`, 5)}`;
       pods.push({
         namespace: w.namespace,
         name,

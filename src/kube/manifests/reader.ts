@@ -18,6 +18,15 @@ export function pathText(path: Path): string {
   return s;
 }
 
+/** What a missing map reads as; frozen, as the documents' own maps are. */
+const EMPTY: Record<string, unknown> = Object.freeze({});
+
+/** Whether every value is a string (and no key is `__proto__`, which a copy would not keep). */
+function onlyStrings(m: Record<string, unknown>): boolean {
+  for (const k in m) if (typeof m[k] !== 'string' || k === '__proto__') return false;
+  return true;
+}
+
 export class Reader {
   constructor(
     readonly doc: SourceDoc,
@@ -136,7 +145,7 @@ export class Reader {
 
   map(path: Path): Record<string, unknown> {
     const v = this.get(path);
-    if (v === undefined || v === null) return {};
+    if (v === undefined || v === null) return EMPTY;
     if (!isRecord(v)) {
       this.report(path, 'must be a map of key: value');
       return {};
@@ -147,6 +156,8 @@ export class Reader {
   /** A map of string to string (labels, selectors, annotations). */
   labels(path: Path): Record<string, string> {
     const m = this.map(path);
+    // Documents' values are frozen: a map of strings alone is given as it is, not copied.
+    if (Object.isFrozen(m) && onlyStrings(m)) return m as Record<string, string>;
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(m)) {
       if (typeof v === 'string') out[k] = v;

@@ -143,13 +143,15 @@ interface Composed {
   readonly lc: LineCounter;
 }
 
+interface PieceDoc {
+  readonly value: unknown;
+  /** The document with its positions; composed only when a position is asked for. */
+  composed(): Composed;
+}
+
 /** One piece of a stream, parsed on its own; positions are relative to the piece's first line. */
 interface ParsedPiece {
-  readonly docs: readonly {
-    readonly value: unknown;
-    /** The document with its positions; composed only when a position is asked for. */
-    readonly composed: () => Composed;
-  }[];
+  readonly docs: readonly PieceDoc[];
   /** Documents the piece holds (errors and empty ones included), for stream-wide indices. */
   readonly count: number;
   readonly problems: readonly YamlProblem[];
@@ -169,23 +171,33 @@ function deepFreeze(v: unknown): void {
   for (const x of Object.values(v)) deepFreeze(x);
 }
 
+/** A plain piece's document: `yaml` composes it, once, only when a position is asked for. */
+class PlainDoc {
+  private done: Composed | null = null;
+  constructor(
+    readonly value: unknown,
+    private readonly text: string,
+  ) {}
+
+  composed(): Composed {
+    if (!this.done) {
+      const lc = new LineCounter();
+      // The plain reader declined anything nested past the limit: this stays within the limits.
+      const all = composeBounded(this.text, lc);
+      this.done = { doc: (Array.isArray(all) ? all[0] : undefined) as Document.Parsed, lc };
+    }
+    return this.done;
+  }
+}
+
+const NO_PROBLEMS: readonly YamlProblem[] = Object.freeze([]);
+
 function parsePiece(text: string): ParsedPiece {
   const plain = readPlainYaml(text, YAML_LIMITS.maxDepth);
   if (plain !== undefined) {
-    // Positions are only needed for a problem: `yaml` composes the piece then, once. The plain
-    // reader declined anything nested past the limit, so composing it stays within the limits.
-    let composed: Composed | null = null;
-    const compose = () => {
-      if (!composed) {
-        const lc = new LineCounter();
-        const all = composeBounded(text, lc);
-        composed = { doc: (Array.isArray(all) ? all[0] : undefined) as Document.Parsed, lc };
-      }
-      return composed;
-    };
     // Cached values are shared by later runs: nobody may change them.
     deepFreeze(plain);
-    return { docs: [{ value: plain, composed: compose }], count: 1, problems: [] };
+    return { docs: [new PlainDoc(plain, text)], count: 1, problems: NO_PROBLEMS };
   }
   const lc = new LineCounter();
   let all: Document.Parsed[];
@@ -214,7 +226,7 @@ function parsePiece(text: string): ParsedPiece {
   }
   if (!Array.isArray(all)) all = [all as unknown as Document.Parsed];
   const problems: YamlProblem[] = [];
-  const docs: { value: unknown; composed: () => Composed }[] = [];
+  const docs: PieceDoc[] = [];
   for (const doc of all) {
     for (const err of doc.errors)
       problems.push({
@@ -307,8 +319,24 @@ function trimCache(used: number): void {
   for (const [k, v] of pieceCache) if (v.gen < generation - 2) pieceCache.delete(k);
 }
 
+/**
+ * The last stream read, whole: one text is often read twice in a row (the manifests for their
+ * NodeConfigs, then for their objects), and 10,000 documents take a while even from the cache.
+ */
+let lastStream: { readonly text: string; readonly stream: ParsedStream } | null = null;
+
 /** Parses a multi-document YAML stream; syntax errors become problems with positions. */
 export function parseStream(text: string): ParsedStream {
+  if (lastStream?.text === text) return lastStream.stream;
+  const stream = parseStreamAnew(text);
+  // Shared by whoever reads the same text next: nobody may change it.
+  Object.freeze(stream.docs);
+  Object.freeze(stream.problems);
+  lastStream = { text, stream };
+  return stream;
+}
+
+function parseStreamAnew(text: string): ParsedStream {
   if (text.length > YAML_LIMITS.maxChars)
     return {
       docs: [],
@@ -331,7 +359,7 @@ export function parseStream(text: string): ParsedStream {
       problems.push({ span: shift(p.span, offset), message: p.message });
     parsed.docs.forEach((d, i) => {
       if (d.value === null || d.value === undefined) return;
-      docs.push(sourceDoc(index + i, d.value, d.composed, offset));
+      docs.push(new StreamDoc(index + i, d.value, d, offset));
     });
     index += parsed.count;
   }
@@ -339,43 +367,45 @@ export function parseStream(text: string): ParsedStream {
   return { docs, problems };
 }
 
-function sourceDoc(
-  index: number,
-  value: unknown,
-  composed: () => Composed,
-  offset: number,
-): SourceDoc {
-  const at = (range: readonly [number, number, number?] | null | undefined) =>
-    shift(spanOf(composed().lc, range), offset);
-  return {
-    index,
-    value,
-    get doc() {
-      return composed().doc;
-    },
-    span(path, key = false) {
-      const { doc } = composed();
-      let p = [...path];
-      while (p.length) {
-        const node = doc.getIn(p, true) as Node | undefined;
-        if (node && 'range' in node && node.range) {
-          if (key) {
-            const parent = doc.getIn(p.slice(0, -1), true);
-            if (isMap(parent)) {
-              const pair = parent.items.find(
-                (it) => (it.key as { value?: unknown } | null)?.value === p[p.length - 1],
-              );
-              const k = pair?.key as Node | undefined;
-              if (k?.range) return at(k.range);
-            }
+/** A document of the stream: its value, and positions from its piece, shifted to the stream's. */
+class StreamDoc implements SourceDoc {
+  constructor(
+    readonly index: number,
+    readonly value: unknown,
+    private readonly piece: PieceDoc,
+    private readonly offset: number,
+  ) {}
+
+  get doc(): Document.Parsed {
+    return this.piece.composed().doc;
+  }
+
+  private at(range: readonly [number, number, number?] | null | undefined): Span {
+    return shift(spanOf(this.piece.composed().lc, range), this.offset);
+  }
+
+  span(path: readonly (string | number)[], key = false): Span {
+    const { doc } = this.piece.composed();
+    let p = [...path];
+    while (p.length) {
+      const node = doc.getIn(p, true) as Node | undefined;
+      if (node && 'range' in node && node.range) {
+        if (key) {
+          const parent = doc.getIn(p.slice(0, -1), true);
+          if (isMap(parent)) {
+            const pair = parent.items.find(
+              (it) => (it.key as { value?: unknown } | null)?.value === p[p.length - 1],
+            );
+            const k = pair?.key as Node | undefined;
+            if (k?.range) return this.at(k.range);
           }
-          return at(node.range);
         }
-        p = p.slice(0, -1);
+        return this.at(node.range);
       }
-      return at(doc.contents?.range ?? null);
-    },
-  };
+      p = p.slice(0, -1);
+    }
+    return this.at(doc.contents?.range ?? null);
+  }
 }
 
 function cleanMessage(m: string): string {
