@@ -558,25 +558,7 @@ export function buildClusterFromModel(
         port: p.port,
         reply: pod.reply,
       }));
-      hosts.push({
-        name: host,
-        role: 'pod',
-        interfaces: [
-          {
-            name: 'eth0',
-            addresses: [`${pod.ip}/${bridgeGw ? bridgeGw.prefix : 32}`],
-            kind: 'veth',
-            segment: `veth:${host}`,
-          },
-        ],
-        routes: bridgeGw
-          ? [{ to: 'default', via: bridgeGw.ip, dev: 'eth0' }]
-          : [
-              { to: '169.254.1.1/32', dev: 'eth0' },
-              { to: 'default', via: '169.254.1.1', dev: 'eth0' },
-            ],
-        listeners: listenersP,
-      });
+      hosts.push(podHostSpec(pod, host, bridgeGw, listenersP));
       views.push({
         name: host,
         kind: 'pod',
@@ -690,6 +672,52 @@ export function buildClusterFromModel(
     podHosts,
     ipvsOf: (name) => ipvsByNode.get(name),
   };
+}
+
+/**
+ * Pod hosts by pod: `hookpath run` builds a cluster once per kube-proxy mode from the same model
+ * (cached by text), and no pod's host depends on the mode. The same spec object again lets the
+ * engine find its config without comparing it (specs are readonly). Reused only while the host's
+ * name, address, gateway and listeners are as they were.
+ */
+const podSpecs = new WeakMap<PodModel, { readonly key: string; readonly spec: HostSpec }>();
+
+function podHostSpec(
+  pod: PodModel,
+  host: string,
+  bridgeGw: { readonly ip: string; readonly prefix: number } | null,
+  listeners: readonly ListenerSpec[],
+): HostSpec {
+  const key = JSON.stringify([
+    host,
+    pod.ip,
+    bridgeGw?.ip ?? null,
+    bridgeGw?.prefix ?? null,
+    listeners,
+  ]);
+  const hit = podSpecs.get(pod);
+  if (hit && hit.key === key) return hit.spec;
+  const spec: HostSpec = {
+    name: host,
+    role: 'pod',
+    interfaces: [
+      {
+        name: 'eth0',
+        addresses: [`${pod.ip}/${bridgeGw ? bridgeGw.prefix : 32}`],
+        kind: 'veth',
+        segment: `veth:${host}`,
+      },
+    ],
+    routes: bridgeGw
+      ? [{ to: 'default', via: bridgeGw.ip, dev: 'eth0' }]
+      : [
+          { to: '169.254.1.1/32', dev: 'eth0' },
+          { to: 'default', via: '169.254.1.1', dev: 'eth0' },
+        ],
+    listeners,
+  };
+  podSpecs.set(pod, { key, spec });
+  return spec;
 }
 
 /** Nodes that announce a MetalLB BGP address: all nodes, or only those with a local endpoint under eTP Local. */

@@ -97,6 +97,8 @@ export function trimHostConfigs(hosts: number): void {
 function sameData(a: unknown, b: unknown): boolean {
   if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null)
     return Object.is(a, b);
+  // The same (readonly) object: a pod's spec reused by the next build of its cluster.
+  if (a === b) return true;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!sameData(a[i], b[i])) return false;
