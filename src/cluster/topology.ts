@@ -290,6 +290,8 @@ export function buildClusterFromModel(
     if (list) list.push(p);
     else podsBy.set(p.node, [p]);
   }
+  let specsOfPods = podSpecs.get(model);
+  if (!specsOfPods) podSpecs.set(model, (specsOfPods = new Map()));
   const hosts: HostSpec[] = [];
   const views: HostView[] = [];
   const links: LinkView[] = [];
@@ -558,7 +560,7 @@ export function buildClusterFromModel(
         port: p.port,
         reply: pod.reply,
       }));
-      hosts.push(podHostSpec(pod, host, bridgeGw, listenersP));
+      hosts.push(podHostSpec(specsOfPods, pod, host, bridgeGw, listenersP));
       views.push({
         name: host,
         kind: 'pod',
@@ -675,28 +677,29 @@ export function buildClusterFromModel(
 }
 
 /**
- * Pod hosts by pod: `hookpath run` builds a cluster once per kube-proxy mode from the same model
- * (cached by text), and no pod's host depends on the mode. The same spec object again lets the
- * engine find its config without comparing it (specs are readonly). Reused only while the host's
- * name, address, gateway and listeners are as they were.
+ * Pod hosts by pod, per model: `hookpath run` builds a cluster once per kube-proxy mode from the
+ * same model (cached by text), and no pod's host depends on the mode. The same spec object again
+ * lets the engine find its config without comparing it (specs are readonly). A pod (never changed
+ * once read) gives the same listeners; its spec is reused while its host's name and gateway are
+ * as they were. One WeakMap entry per model: 40,000 entries of their own slowed every GC.
  */
-const podSpecs = new WeakMap<PodModel, { readonly key: string; readonly spec: HostSpec }>();
+interface PodSpecEntry {
+  readonly host: string;
+  readonly gw: string | null;
+  readonly spec: HostSpec;
+}
+const podSpecs = new WeakMap<ManifestModel, Map<PodModel, PodSpecEntry>>();
 
 function podHostSpec(
+  specs: Map<PodModel, PodSpecEntry>,
   pod: PodModel,
   host: string,
   bridgeGw: { readonly ip: string; readonly prefix: number } | null,
   listeners: readonly ListenerSpec[],
 ): HostSpec {
-  const key = JSON.stringify([
-    host,
-    pod.ip,
-    bridgeGw?.ip ?? null,
-    bridgeGw?.prefix ?? null,
-    listeners,
-  ]);
-  const hit = podSpecs.get(pod);
-  if (hit && hit.key === key) return hit.spec;
+  const gw = bridgeGw ? `${bridgeGw.ip}/${bridgeGw.prefix}` : null;
+  const hit = specs.get(pod);
+  if (hit && hit.host === host && hit.gw === gw) return hit.spec;
   const spec: HostSpec = {
     name: host,
     role: 'pod',
@@ -716,7 +719,7 @@ function podHostSpec(
         ],
     listeners,
   };
-  podSpecs.set(pod, { key, spec });
+  specs.set(pod, { host, gw, spec });
   return spec;
 }
 
