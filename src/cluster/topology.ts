@@ -290,6 +290,8 @@ export function buildClusterFromModel(
     if (list) list.push(p);
     else podsBy.set(p.node, [p]);
   }
+  let specsOfPods = podSpecs.get(model);
+  if (!specsOfPods) podSpecs.set(model, (specsOfPods = new Map()));
   const hosts: HostSpec[] = [];
   const views: HostView[] = [];
   const links: LinkView[] = [];
@@ -558,25 +560,7 @@ export function buildClusterFromModel(
         port: p.port,
         reply: pod.reply,
       }));
-      hosts.push({
-        name: host,
-        role: 'pod',
-        interfaces: [
-          {
-            name: 'eth0',
-            addresses: [`${pod.ip}/${bridgeGw ? bridgeGw.prefix : 32}`],
-            kind: 'veth',
-            segment: `veth:${host}`,
-          },
-        ],
-        routes: bridgeGw
-          ? [{ to: 'default', via: bridgeGw.ip, dev: 'eth0' }]
-          : [
-              { to: '169.254.1.1/32', dev: 'eth0' },
-              { to: 'default', via: '169.254.1.1', dev: 'eth0' },
-            ],
-        listeners: listenersP,
-      });
+      hosts.push(podHostSpec(specsOfPods, pod, host, bridgeGw, listenersP));
       views.push({
         name: host,
         kind: 'pod',
@@ -690,6 +674,53 @@ export function buildClusterFromModel(
     podHosts,
     ipvsOf: (name) => ipvsByNode.get(name),
   };
+}
+
+/**
+ * Pod hosts by pod, per model: `hookpath run` builds a cluster once per kube-proxy mode from the
+ * same model (cached by text), and no pod's host depends on the mode. The same spec object again
+ * lets the engine find its config without comparing it (specs are readonly). A pod (never changed
+ * once read) gives the same listeners; its spec is reused while its host's name and gateway are
+ * as they were. One WeakMap entry per model: 40,000 entries of their own slowed every GC.
+ */
+interface PodSpecEntry {
+  readonly host: string;
+  readonly gw: string | null;
+  readonly spec: HostSpec;
+}
+const podSpecs = new WeakMap<ManifestModel, Map<PodModel, PodSpecEntry>>();
+
+function podHostSpec(
+  specs: Map<PodModel, PodSpecEntry>,
+  pod: PodModel,
+  host: string,
+  bridgeGw: { readonly ip: string; readonly prefix: number } | null,
+  listeners: readonly ListenerSpec[],
+): HostSpec {
+  const gw = bridgeGw ? `${bridgeGw.ip}/${bridgeGw.prefix}` : null;
+  const hit = specs.get(pod);
+  if (hit && hit.host === host && hit.gw === gw) return hit.spec;
+  const spec: HostSpec = {
+    name: host,
+    role: 'pod',
+    interfaces: [
+      {
+        name: 'eth0',
+        addresses: [`${pod.ip}/${bridgeGw ? bridgeGw.prefix : 32}`],
+        kind: 'veth',
+        segment: `veth:${host}`,
+      },
+    ],
+    routes: bridgeGw
+      ? [{ to: 'default', via: bridgeGw.ip, dev: 'eth0' }]
+      : [
+          { to: '169.254.1.1/32', dev: 'eth0' },
+          { to: 'default', via: '169.254.1.1', dev: 'eth0' },
+        ],
+    listeners,
+  };
+  specs.set(pod, { host, gw, spec });
+  return spec;
 }
 
 /** Nodes that announce a MetalLB BGP address: all nodes, or only those with a local endpoint under eTP Local. */

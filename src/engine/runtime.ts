@@ -62,42 +62,81 @@ function parsedByText(text: string): ReturnType<typeof parseRuleset> {
  * Host configs by what they are made of. A cluster's thousands of pods and their nodes' veths and
  * routes come back unchanged from one run to the next (an edit to one Service changes no host),
  * so the lab re-simulating a 5,000-pod cluster reads each address and route once. A config is
- * never changed once built (state lives in HostState); the key is written so that values JSON
- * cannot tell apart (NaN, Infinity, -0, undefined in a list) still give different keys.
+ * never changed once built (state lives in HostState), nor is a spec (its fields are readonly).
+ * Entries are found by host name, then compared part by part with the spec (numbers by
+ * Object.is, so NaN, -0 and an undefined in a list or as a field's value tell apart): a cold run
+ * pays nothing for the cache, where writing every spec as a JSON key cost ~0.15 s at 5,000 pods
+ * and hashing a node's ~1 MB key more.
  */
-const configsByContent = new Map<
-  string,
-  { readonly built: ReturnType<typeof buildHostConfig>; gen: number }
->();
+interface ConfigEntry {
+  readonly parts: readonly unknown[];
+  readonly built: ReturnType<typeof buildHostConfig>;
+  gen: number;
+}
+const configsByName = new Map<string, ConfigEntry[]>();
+let configCount = 0;
 let configGeneration = 0;
 
 /**
  * Called once per network built with `hosts` hosts: drops the configs no host of the last three
- * networks used, once the cache outgrows them (a node's config and key are ~1 MB at 5,000 pods;
- * a worker re-simulating for hours must not keep every version).
+ * networks used, once the cache outgrows them (a node's config is ~1 MB at 5,000 pods; a worker
+ * re-simulating for hours must not keep every version).
  */
 export function trimHostConfigs(hosts: number): void {
   configGeneration++;
-  if (configsByContent.size <= 4 * hosts + 256) return;
-  for (const [k, v] of configsByContent)
-    if (v.gen < configGeneration - 3) configsByContent.delete(k);
+  if (configCount <= 4 * hosts + 256) return;
+  for (const [name, list] of configsByName) {
+    const kept = list.filter((e) => e.gen >= configGeneration - 3);
+    configCount -= list.length - kept.length;
+    if (kept.length) configsByName.set(name, kept);
+    else configsByName.delete(name);
+  }
 }
 
-function exactJson(_key: string, v: unknown): unknown {
-  if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0)))
-    return `#num:${v}${Object.is(v, -0) ? '-0' : ''}`;
-  return v === undefined ? '#undefined' : v;
+/** Same data: arrays item by item, objects by their own keys in order, the rest by Object.is. */
+function sameData(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null)
+    return Object.is(a, b);
+  // The same (readonly) object: a pod's spec reused by the next build of its cluster.
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameData(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i] as string;
+    if (k !== kb[i]) return false;
+    if (!sameData((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+      return false;
+  }
+  return true;
 }
 
 function cachedConfig(spec: HostSpec): ReturnType<typeof buildHostConfig> {
-  const key = JSON.stringify(
-    [spec.name, spec.role, spec.interfaces, spec.routes, spec.sysctls, spec.listeners, spec.ipsets],
-    exactJson,
-  );
-  let hit = configsByContent.get(key);
-  if (hit) hit.gen = configGeneration;
-  else configsByContent.set(key, (hit = { built: buildHostConfig(spec), gen: configGeneration }));
-  return hit.built;
+  const parts = [
+    spec.role,
+    spec.interfaces,
+    spec.routes,
+    spec.sysctls,
+    spec.listeners,
+    spec.ipsets,
+  ];
+  let list = configsByName.get(spec.name);
+  const hit = list?.find((e) => sameData(e.parts, parts));
+  if (hit) {
+    hit.gen = configGeneration;
+    return hit.built;
+  }
+  const entry = { parts, built: buildHostConfig(spec), gen: configGeneration };
+  if (!list) configsByName.set(spec.name, (list = []));
+  list.push(entry);
+  configCount++;
+  return entry.built;
 }
 
 /**

@@ -120,40 +120,57 @@ function verdictsOf(chain: NftChain): { v: NftVerdict; rule: number }[] {
   return out;
 }
 
-/** Every chain's jump and goto targets (rules and verdict maps), computed once per check. */
-const edgeCache = new WeakMap<NftTable, Map<string, string[]>>();
+/**
+ * Every chain's jump and goto targets (rules and verdict maps), computed once per check: chains
+ * by number (their order in the table), so that walking a 5,000-Service table from each base
+ * chain is array work, not string hashing.
+ */
+interface ChainGraph {
+  readonly names: readonly string[];
+  readonly index: ReadonlyMap<string, number>;
+  readonly to: readonly (readonly number[])[];
+}
 
-function edgesOf(table: NftTable): Map<string, string[]> {
-  const hit = edgeCache.get(table);
+const graphCache = new WeakMap<NftTable, ChainGraph>();
+
+function graphOf(table: NftTable): ChainGraph {
+  const hit = graphCache.get(table);
   if (hit) return hit;
-  const edges = new Map<string, string[]>();
+  const names = [...table.chains.keys()];
+  const index = new Map<string, number>();
+  names.forEach((n, i) => index.set(n, i));
+  const to: number[][] = [];
   for (const ch of table.chains.values()) {
-    const to: string[] = [];
-    for (const { v } of verdictsOf(ch))
-      if ('chain' in v && table.chains.has(v.chain)) to.push(v.chain);
-    edges.set(ch.name, to);
+    const out: number[] = [];
+    for (const { v } of verdictsOf(ch)) {
+      const j = 'chain' in v ? index.get(v.chain) : undefined;
+      if (j !== undefined) out.push(j);
+    }
+    to.push(out);
   }
-  edgeCache.set(table, edges);
-  return edges;
+  const graph = { names, index, to };
+  graphCache.set(table, graph);
+  return graph;
 }
 
 /** Depth-first from every chain: a back edge is a loop; a path past 16 levels is too deep. */
 function checkLoops(table: NftTable, out: Diagnostic[], pending: readonly PendingRef[]): void {
-  edgeCache.delete(table);
-  const edges = edgesOf(table);
-  const state = new Map<string, number>(); // 1 visiting, 2 done
-  const depth = new Map<string, number>();
+  graphCache.delete(table);
+  const { names, to } = graphOf(table);
+  const state = new Uint8Array(names.length); // 1 visiting, 2 done
+  const depth = new Int32Array(names.length);
   const tokOf = (name: string) =>
     pending.find((p) => p.kind === 'chain' && p.table === table && p.name === name)?.tok;
   let reported = false;
-  const visit = (name: string, path: string[]): number => {
-    const s = state.get(name);
-    if (s === 2) return depth.get(name) ?? 0;
+  const visit = (c: number, path: number[]): number => {
+    const s = state[c];
+    if (s === 2) return depth[c] as number;
     if (s === 1) {
       if (!reported) {
         reported = true;
+        const name = names[c] as string;
         const tok = tokOf(name);
-        const loop = [...path.slice(path.indexOf(name)), name].join(' -> ');
+        const loop = [...path.slice(path.indexOf(c)), c].map((i) => names[i]).join(' -> ');
         if (tok)
           err(
             out,
@@ -164,17 +181,18 @@ function checkLoops(table: NftTable, out: Diagnostic[], pending: readonly Pendin
       }
       return 0;
     }
-    state.set(name, 1);
-    path.push(name);
+    state[c] = 1;
+    path.push(c);
     let d = 0;
-    for (const n of edges.get(name) ?? []) d = Math.max(d, 1 + visit(n, path));
+    for (const n of to[c] as readonly number[]) d = Math.max(d, 1 + visit(n, path));
     path.pop();
-    state.set(name, 2);
-    depth.set(name, d);
+    state[c] = 2;
+    depth[c] = d;
     return d;
   };
+  let c = 0;
   for (const ch of table.chains.values()) {
-    const d = visit(ch.name, []);
+    const d = visit(c++, []);
     if (ch.base && d > JUMP_STACK_SIZE) {
       const tok = { line: ch.line, column: ch.column } as Token;
       err(
@@ -203,27 +221,32 @@ const STMT_HOOKS: Readonly<Record<string, readonly string[]>> = {
 export function checkHooks(rs: NftRuleset, out: Diagnostic[]): void {
   for (const table of rs.tables) {
     // The rules with a statement some hooks refuse, by chain: usually a handful.
-    const picky = new Map<string, { r: NftRule; what: string; text: string; nat: boolean }[]>();
-    for (const ch of table.chains.values())
+    const picky = new Map<number, { r: NftRule; what: string; text: string; nat: boolean }[]>();
+    let c = -1;
+    for (const ch of table.chains.values()) {
+      c++;
       for (const r of ch.rules)
         for (const s of r.stmts) {
           const what = s.kind === 'nat' ? s.target : s.kind === 'reject' ? 'REJECT' : null;
           if (!what) continue;
-          let list = picky.get(ch.name);
-          if (!list) picky.set(ch.name, (list = []));
+          let list = picky.get(c);
+          if (!list) picky.set(c, (list = []));
           list.push({ r, what, text: s.text, nat: s.kind === 'nat' });
         }
+    }
     if (picky.size === 0) continue;
-    const edges = edgesOf(table);
+    const { index, to } = graphOf(table);
     const reported = new Set<NftRule>();
     for (const base of table.bases) {
       const b = base.base;
-      if (!b) continue;
-      const seen = new Set<string>([base.name]);
-      const queue = [base.name];
+      const start = index.get(base.name);
+      if (!b || start === undefined) continue;
+      const seen = new Uint8Array(to.length);
+      seen[start] = 1;
+      const queue = [start];
       while (queue.length > 0) {
-        const name = queue.pop() as string;
-        for (const p of picky.get(name) ?? []) {
+        const at = queue.pop() as number;
+        for (const p of picky.get(at) ?? []) {
           if (reported.has(p.r)) continue;
           const hooks = STMT_HOOKS[p.what] ?? [];
           const why =
@@ -241,9 +264,9 @@ export function checkHooks(rs: NftRuleset, out: Diagnostic[]): void {
             message: `the kernel refuses this rule: ${why}`,
           });
         }
-        for (const next of edges.get(name) ?? []) {
-          if (seen.has(next)) continue;
-          seen.add(next);
+        for (const next of to[at] as readonly number[]) {
+          if (seen[next]) continue;
+          seen[next] = 1;
           queue.push(next);
         }
       }

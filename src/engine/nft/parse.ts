@@ -104,8 +104,8 @@ export class NftReader {
   private readonly pending: PendingRef[] = [];
   private anonCount = 0;
   private tokens: Token[] = [];
-  /** Index of the matching brace of every `{` and `}`. */
-  private match: Int32Array = new Int32Array(0);
+  /** Index of the matching brace of every `{` and `}` (of the item being read). */
+  private match: Int32Array = new Int32Array(64);
 
   constructor(private src: string) {}
 
@@ -196,7 +196,11 @@ export class NftReader {
   /** Pairs braces; reports the first unbalanced one or nesting past MAX_DEPTH. */
   private matchBraces(): boolean {
     const toks = this.tokens;
-    this.match = new Int32Array(toks.length).fill(-1);
+    // One buffer for every item (a transaction file is ~40,000 one-line items): only the first
+    // toks.length entries are ever read, and they are reset here.
+    if (this.match.length < toks.length)
+      this.match = new Int32Array(Math.max(toks.length, 2 * this.match.length));
+    this.match.fill(-1, 0, toks.length);
     const stack: number[] = [];
     for (let i = 0; i < toks.length; i++) {
       const t = toks[i] as Token;
