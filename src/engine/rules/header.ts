@@ -57,7 +57,7 @@ export function protoNumber(name: string): number {
 
 /** The header matches of one table's rules. */
 export class HeaderStore {
-  private data = new Int32Array(STRIDE * 64);
+  private data: Int32Array;
   private count = 0;
   /** Interface names (without a trailing `+`), by id - 1. */
   private readonly ifaces: string[] = [];
@@ -65,7 +65,13 @@ export class HeaderStore {
   /** IPv6 prefixes, by id - 1 (an IPv6 rule's SRC/DST column holds the id). */
   private readonly cidrs6: Cidr[] = [];
 
-  constructor(readonly family: 4 | 6) {}
+  /** `capacity`: the rules expected (it grows past them). */
+  constructor(
+    readonly family: 4 | 6,
+    capacity = 64,
+  ) {
+    this.data = new Int32Array(STRIDE * Math.max(capacity, 64));
+  }
 
   /** A new rule's header: matches every packet until something is set. */
   add(): number {

@@ -125,7 +125,11 @@ class RulesetReader {
     const rs = this.ruleset;
     if (rs.tables.has(tname))
       this.error(indent + 1, `table ${tname} appears twice`, 'Merge both sections into one.');
-    this.table = new TableRec(tname, this.lineNo, rs.family, this.source);
+    // Its columns as long as the rest of the text could fill with rules (lines of 64 characters
+    // or more, as a dump's are), so that they are not copied as they grow: the memory a
+    // typed array does not use yet costs nothing.
+    const capacity = Math.min(Math.ceil((this.source.length - this.lineStart) / 64), 1 << 20);
+    this.table = new TableRec(tname, this.lineNo, rs.family, this.source, capacity);
     rs.tables.set(tname, this.table);
     rs.headerComments.set(tname, this.pendingComments);
     this.pendingComments = [];

@@ -60,7 +60,7 @@ export class ChainRec implements Chain {
 
 /** What a rule has beyond its matches and target, by rule id; see the file comment. */
 export class RuleColumns {
-  private data = new Int32Array(COLS * 256);
+  private data: Int32Array;
   /** Texts that are not a line of the input as it is (a rewritten or non-canonical rule). */
   private readonly texts = new Map<number, string>();
   private readonly counterTexts = new Map<number, string>();
@@ -70,7 +70,10 @@ export class RuleColumns {
     readonly table: TableName,
     /** The whole text the table was read from: a rule's text is a part of it. */
     readonly source: string,
-  ) {}
+    capacity = 256,
+  ) {
+    this.data = new Int32Array(COLS * Math.max(capacity, 256));
+  }
 
   /** Writes rule `id`'s columns (again, when the previous rule with this id did not compile). */
   set(
@@ -177,9 +180,11 @@ export class TableRec implements Table {
     readonly line: number,
     family: 4 | 6,
     source: string,
+    /** How many rules the table may get: its columns are made that long at once. */
+    capacity = 0,
   ) {
-    this.headers = new HeaderStore(family);
-    this.cols = new RuleColumns(name, source);
+    this.headers = new HeaderStore(family, capacity);
+    this.cols = new RuleColumns(name, source, capacity);
   }
 
   /** Puts rule `id` at 0-based position `at` of `chain` (the end when `at` is its length). */

@@ -40,7 +40,7 @@ export class LineTokens {
     this.plain = !SPECIAL.test(line);
     // Words end at the next space, found natively with indexOf; only words with a quote (or
     // lines with a tab) take the character loop.
-    if (line.indexOf('\t') >= 0) return this.readFrom(0);
+    if (line.indexOf('\t') >= 0) return this.readAll();
     const n = line.length;
     let quote = line.indexOf('"');
     let i = 0;
@@ -51,7 +51,14 @@ export class LineTokens {
       }
       let end = line.indexOf(' ', i);
       if (end < 0) end = n;
-      if (quote >= 0 && quote < end) return this.readFrom(i);
+      if (quote >= 0 && quote < end) {
+        // A word with a quote (kube-proxy's comments) is read character by character, and the
+        // words after it the fast way again.
+        i = this.readWord(i);
+        if (i < 0) return false;
+        quote = line.indexOf('"', i);
+        continue;
+      }
       this.push(this.interner?.find(line, i, end) ?? line.slice(i, end), i + 1, 0);
       i = end;
       if (quote >= 0 && quote < i) quote = line.indexOf('"', i);
@@ -59,63 +66,77 @@ export class LineTokens {
     return true;
   }
 
-  /** The character loop, from `i` to the end of the line (quotes, escapes, tabs). */
-  private readFrom(i: number): boolean {
+  /** The character loop over the whole line (a line with tabs). */
+  private readAll(): boolean {
     const line = this.line;
     const n = line.length;
+    let i = 0;
     while (i < n) {
-      let c = line.charCodeAt(i);
+      const c = line.charCodeAt(i);
       if (c === 32 || c === 9) {
         i++;
         continue;
       }
-      const start = i;
-      // A word without quotes is a slice of the line (no per-character concatenation, which
-      // would build deep cons-strings and dominate memory on 100k-rule dumps).
-      while (i < n && (c = line.charCodeAt(i)) !== 32 && c !== 9 && c !== 34) i++;
-      if (i >= n || c !== 34) {
-        this.push(line.slice(start, i), start + 1, 0);
-        continue;
-      }
-      let text = line.slice(start, i);
-      while (i < n) {
-        c = line.charCodeAt(i);
-        if (c === 32 || c === 9) break;
-        if (c !== 34) {
-          const from = i;
-          while (i < n && (c = line.charCodeAt(i)) !== 32 && c !== 9 && c !== 34) i++;
-          text += line.slice(from, i);
-          continue;
-        }
-        const quoteCol = i + 1;
-        i++;
-        // The quoted part up to the closing quote, escapes aside.
-        let chunkStart = i;
-        let closed = false;
-        while (i < n) {
-          c = line.charCodeAt(i);
-          if (c === 92 && i + 1 < n) {
-            text += line.slice(chunkStart, i) + line[i + 1];
-            i += 2;
-            chunkStart = i;
-            continue;
-          }
-          if (c === 34) {
-            text += line.slice(chunkStart, i);
-            i++;
-            closed = true;
-            break;
-          }
-          i++;
-        }
-        if (!closed) {
-          this.error = { column: quoteCol, message: 'unterminated quote' };
-          return false;
-        }
-      }
-      this.push(text, start + 1, 1);
+      i = this.readWord(i);
+      if (i < 0) return false;
     }
     return true;
+  }
+
+  /**
+   * Reads the word that starts at `start` (quotes, escapes; it ends at a blank outside quotes)
+   * and returns where it ends; -1 (with `error`) on an unterminated quote.
+   */
+  private readWord(start: number): number {
+    const line = this.line;
+    const n = line.length;
+    let i = start;
+    let c = 0;
+    // A word without quotes is a slice of the line (no per-character concatenation, which
+    // would build deep cons-strings and dominate memory on 100k-rule dumps).
+    while (i < n && (c = line.charCodeAt(i)) !== 32 && c !== 9 && c !== 34) i++;
+    if (i >= n || c !== 34) {
+      this.push(line.slice(start, i), start + 1, 0);
+      return i;
+    }
+    let text = line.slice(start, i);
+    while (i < n) {
+      c = line.charCodeAt(i);
+      if (c === 32 || c === 9) break;
+      if (c !== 34) {
+        const from = i;
+        while (i < n && (c = line.charCodeAt(i)) !== 32 && c !== 9 && c !== 34) i++;
+        text += line.slice(from, i);
+        continue;
+      }
+      const quoteCol = i + 1;
+      i++;
+      // The quoted part up to the closing quote, escapes aside.
+      let chunkStart = i;
+      let closed = false;
+      while (i < n) {
+        c = line.charCodeAt(i);
+        if (c === 92 && i + 1 < n) {
+          text += line.slice(chunkStart, i) + line[i + 1];
+          i += 2;
+          chunkStart = i;
+          continue;
+        }
+        if (c === 34) {
+          text += line.slice(chunkStart, i);
+          i++;
+          closed = true;
+          break;
+        }
+        i++;
+      }
+      if (!closed) {
+        this.error = { column: quoteCol, message: 'unterminated quote' };
+        return -1;
+      }
+    }
+    this.push(text, start + 1, 1);
+    return i;
   }
 
   /** Whether word `i` is an option: starts with `-`, is not quoted, is not a negative number. */
