@@ -1,0 +1,136 @@
+/**
+ * One service port's lines of the restore input, remembered by what they are made of. kube-proxy
+ * writes each service port's rules in one go (its KUBE-SERVICES / KUBE-NODEPORTS entries and its
+ * KUBE-SVC-/KUBE-SVL-/KUBE-EXT-/KUBE-FW-/KUBE-SEP- chains), so the node's text is the fixed lines,
+ * then every port's chunk in order, then the fixed tail: when the lab re-simulates after an edit
+ * to one Service, only that Service's chunk is written again; the text is the same, byte for
+ * byte, as writing every port anew.
+ */
+import type { Categorized, ProxyEndpoint } from './endpoints.ts';
+import { LineBuffer } from './line-buffer.ts';
+import {
+  writeServicePort,
+  type LineBuffers,
+  type ServicePortRules,
+  type SyncContext,
+} from './service-rules.ts';
+import type { ServicePortInfo } from './service.ts';
+
+/** A service port's lines in three of the four buffers (filter chains are all fixed lines). */
+export interface ServiceChunk {
+  readonly filterRules: string;
+  readonly natChains: string;
+  readonly natRules: string;
+  readonly filterRuleCount: number;
+  readonly natChainCount: number;
+  readonly natRuleCount: number;
+  readonly rules: ServicePortRules;
+}
+
+/**
+ * Chunks by node setting (the context's key), each holding the chunks of that node's last
+ * generation only: memory stays that of the last rules made for a few nodes.
+ */
+const chunksByContext = new Map<string, Map<string, ServiceChunk>>();
+const CONTEXTS_KEPT = 16;
+
+/** Everything of a context writeServicePort reads (probabilities are a pure function). */
+export function contextKey(ctx: SyncContext): string {
+  return JSON.stringify([ctx.settings, ctx.masqueradeAll, ctx.nfacct, ctx.largeClusterMode]);
+}
+
+/** Everything of a port and its endpoints writeServicePort reads, the lists' identities too. */
+function chunkKey(info: ServicePortInfo, cat: Categorized): string {
+  const reachable = cat.reachable;
+  const list = (l: readonly ProxyEndpoint[] | null) =>
+    l === null
+      ? null
+      : l === reachable
+        ? 'reachable'
+        : l.map((ep) => {
+            const i = reachable.indexOf(ep);
+            return i >= 0 ? i : [ep.ip, ep.text];
+          });
+  return JSON.stringify([
+    info.name,
+    info.proto,
+    info.clusterIP,
+    info.port.port,
+    info.externalIPs,
+    info.loadBalancerVIPs,
+    info.sourceRanges.map((c) => c.text),
+    info.nodePort,
+    info.healthCheckNodePort,
+    info.externalPolicyLocal,
+    info.internalPolicyLocal,
+    info.affinitySeconds,
+    info.chains,
+    info.externallyAccessible,
+    info.usesClusterEndpoints,
+    info.usesLocalEndpoints,
+    cat.hasAny,
+    reachable.map((ep) => [ep.ip, ep.text]),
+    list(cat.cluster),
+    list(cat.local),
+  ]);
+}
+
+function writeChunk(ctx: SyncContext, info: ServicePortInfo, cat: Categorized): ServiceChunk {
+  const buf: LineBuffers = {
+    filterChains: new LineBuffer(),
+    filterRules: new LineBuffer(),
+    natChains: new LineBuffer(),
+    natRules: new LineBuffer(),
+  };
+  const rules = writeServicePort(ctx, info, cat, buf);
+  return {
+    filterRules: buf.filterRules.text(),
+    natChains: buf.natChains.text(),
+    natRules: buf.natRules.text(),
+    filterRuleCount: buf.filterRules.length,
+    natChainCount: buf.natChains.length,
+    natRuleCount: buf.natRules.length,
+    rules,
+  };
+}
+
+/** A remembered chunk's decisions, about this generation's port and endpoint objects. */
+function rebound(chunk: ServiceChunk, info: ServicePortInfo, cat: Categorized): ServiceChunk {
+  const r = chunk.rules;
+  const endpoints = r.endpoints.map((e, i) => ({ ...e, endpoint: cat.reachable[i] ?? e.endpoint }));
+  return { ...chunk, rules: { ...r, info, endpoints } };
+}
+
+/** Writes the chunks of one node's service ports, reusing those of its previous generation. */
+export class ChunkWriter {
+  private readonly previous: Map<string, ServiceChunk>;
+  private readonly next = new Map<string, ServiceChunk>();
+
+  constructor(
+    private readonly ctx: SyncContext,
+    private readonly key = contextKey(ctx),
+  ) {
+    this.previous = chunksByContext.get(key) ?? new Map();
+  }
+
+  write(info: ServicePortInfo, cat: Categorized): ServiceChunk {
+    const k = chunkKey(info, cat);
+    const hit = this.previous.get(k) ?? this.next.get(k);
+    const chunk = hit ? rebound(hit, info, cat) : writeChunk(this.ctx, info, cat);
+    this.next.set(k, hit ?? chunk);
+    return chunk;
+  }
+
+  /** Keeps this generation's chunks for the next one of the same node. */
+  finish(): void {
+    chunksByContext.delete(this.key);
+    chunksByContext.set(this.key, this.next);
+    if (chunksByContext.size > CONTEXTS_KEPT)
+      chunksByContext.delete(chunksByContext.keys().next().value as string);
+  }
+}
+
+/** Forgets every chunk (tests: a generation that writes every port anew). */
+export function forgetChunks(): void {
+  chunksByContext.clear();
+}
