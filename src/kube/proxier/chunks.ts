@@ -39,40 +39,40 @@ export function contextKey(ctx: SyncContext): string {
   return JSON.stringify([ctx.settings, ctx.masqueradeAll, ctx.nfacct, ctx.largeClusterMode]);
 }
 
-/** Everything of a port and its endpoints writeServicePort reads, the lists' identities too. */
+/**
+ * Everything of a port and its endpoints writeServicePort reads, the lists' identities too. Its
+ * values are canonical (addresses, CIDRs, numbers as the rules print them); the one free text,
+ * the port's name, is quoted.
+ */
 function chunkKey(info: ServicePortInfo, cat: Categorized): string {
   const reachable = cat.reachable;
-  const list = (l: readonly ProxyEndpoint[] | null) =>
-    l === null
-      ? null
-      : l === reachable
-        ? 'reachable'
-        : l.map((ep) => {
-            const i = reachable.indexOf(ep);
-            return i >= 0 ? i : [ep.ip, ep.text];
-          });
-  return JSON.stringify([
-    info.name,
-    info.proto,
-    info.clusterIP,
-    info.port.port,
-    info.externalIPs,
-    info.loadBalancerVIPs,
-    info.sourceRanges.map((c) => c.text),
-    info.nodePort,
-    info.healthCheckNodePort,
-    info.externalPolicyLocal,
-    info.internalPolicyLocal,
-    info.affinitySeconds,
-    info.chains,
-    info.externallyAccessible,
-    info.usesClusterEndpoints,
-    info.usesLocalEndpoints,
-    cat.hasAny,
-    reachable.map((ep) => [ep.ip, ep.text]),
-    list(cat.cluster),
-    list(cat.local),
-  ]);
+  let eps = '';
+  for (const ep of reachable) eps += `${ep.ip} ${ep.text},`;
+  const list = (l: readonly ProxyEndpoint[] | null): string => {
+    if (l === null) return 'none';
+    if (l === reachable) return 'reachable';
+    let out = '';
+    for (const ep of l) {
+      const i = reachable.indexOf(ep);
+      out += i >= 0 ? `${i},` : `${ep.ip} ${ep.text},`;
+    }
+    return out;
+  };
+  const c = info.chains;
+  const flags =
+    (info.externalPolicyLocal ? 1 : 0) |
+    (info.internalPolicyLocal ? 2 : 0) |
+    (info.externallyAccessible ? 4 : 0) |
+    (info.usesClusterEndpoints ? 8 : 0) |
+    (info.usesLocalEndpoints ? 16 : 0) |
+    (cat.hasAny ? 32 : 0);
+  return (
+    `${JSON.stringify(info.name)}|${info.proto}|${info.clusterIP}|${info.port.port}|` +
+    `${info.externalIPs.join(',')}|${info.loadBalancerVIPs.join(',')}|` +
+    `${info.sourceRanges.map((r) => r.text).join(',')}|${info.nodePort}|` +
+    `${info.healthCheckNodePort}|${flags}|${info.affinitySeconds}|` +
+    `${c.cluster} ${c.local} ${c.external} ${c.firewall}|${eps}|${list(cat.cluster)}|${list(cat.local)}`
+  );
 }
 
 function writeChunk(ctx: SyncContext, info: ServicePortInfo, cat: Categorized): ServiceChunk {
