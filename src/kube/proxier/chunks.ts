@@ -29,10 +29,11 @@ export interface ServiceChunk {
 
 /**
  * Chunks by node setting (the context's key), each holding the chunks of that node's last
- * generation only: memory stays that of the last rules made for a few nodes.
+ * generation only: memory stays that of the last rules made for a few nodes (the nodes of a path
+ * or two; a node's chunks are about its rules' text, ~10 MB at 400 Services x 100 replicas).
  */
 const chunksByContext = new Map<string, Map<string, ServiceChunk>>();
-const CONTEXTS_KEPT = 16;
+const CONTEXTS_KEPT = 6;
 
 /** Everything of a context writeServicePort reads (probabilities are a pure function). */
 export function contextKey(ctx: SyncContext): string {
