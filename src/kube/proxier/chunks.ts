@@ -95,11 +95,20 @@ function writeChunk(ctx: SyncContext, info: ServicePortInfo, cat: Categorized): 
   };
 }
 
-/** A remembered chunk's decisions, about this generation's port and endpoint objects. */
-function rebound(chunk: ServiceChunk, info: ServicePortInfo, cat: Categorized): ServiceChunk {
+/**
+ * A chunk's decisions about this generation's port and endpoint objects (a remembered chunk's
+ * were made with the previous generation's, equal in all the rules are made of). Made only when
+ * asked for: the lab takes only the text.
+ */
+export function portRules(
+  chunk: ServiceChunk,
+  info: ServicePortInfo,
+  cat: Categorized,
+): ServicePortRules {
   const r = chunk.rules;
+  if (r.info === info) return r;
   const endpoints = r.endpoints.map((e, i) => ({ ...e, endpoint: cat.reachable[i] ?? e.endpoint }));
-  return { ...chunk, rules: { ...r, info, endpoints } };
+  return { ...r, info, endpoints };
 }
 
 /** Writes the chunks of one node's service ports, reusing those of its previous generation. */
@@ -114,11 +123,12 @@ export class ChunkWriter {
     this.previous = chunksByContext.get(key) ?? new Map();
   }
 
+  /** The port's chunk; its `rules` may be about earlier objects (see portRules). */
   write(info: ServicePortInfo, cat: Categorized): ServiceChunk {
     const k = chunkKey(info, cat);
     const hit = this.previous.get(k) ?? this.next.get(k);
-    const chunk = hit ? rebound(hit, info, cat) : writeChunk(this.ctx, info, cat);
-    this.next.set(k, hit ?? chunk);
+    const chunk = hit ?? writeChunk(this.ctx, info, cat);
+    this.next.set(k, chunk);
     return chunk;
   }
 

@@ -18,7 +18,7 @@ import {
   type Categorized,
   type ProxyEndpoint,
 } from './endpoints.ts';
-import { ChunkWriter } from './chunks.ts';
+import { ChunkWriter, portRules, type ServiceChunk } from './chunks.ts';
 import {
   chainLine,
   type LineBuffers,
@@ -181,7 +181,9 @@ export function generateProxierRules(input: ProxierInput): GeneratedRules {
     dump,
     settings,
     largeClusterMode,
-    servicePorts: body.servicePorts,
+    get servicePorts() {
+      return body.servicePorts;
+    },
     counts: {
       filterRules: body.counts.filterRules + tail.filterRules.length,
       natRules: body.counts.natRules + tail.natRules.length,
@@ -195,7 +197,8 @@ interface PortsText {
   readonly natChains: string;
   readonly natRules: string;
   readonly counts: { filterRules: number; natChains: number; natRules: number };
-  readonly servicePorts: ServicePortRules[];
+  /** Made when first read (the lab reads only the text). */
+  readonly servicePorts: readonly ServicePortRules[];
 }
 
 /**
@@ -216,11 +219,14 @@ function writeServicePorts(
     natChains: head.natChains.length,
     natRules: head.natRules.length,
   };
-  const servicePorts: ServicePortRules[] = [];
+  const chunks: ServiceChunk[] = [];
+  const cats: Categorized[] = [];
   const writer = new ChunkWriter(ctx);
   for (const info of ports) {
-    const chunk = writer.write(info, categorize(info));
-    servicePorts.push(chunk.rules);
+    const cat = categorize(info);
+    const chunk = writer.write(info, cat);
+    chunks.push(chunk);
+    cats.push(cat);
     filterRules.push(chunk.filterRules);
     natChains.push(chunk.natChains);
     natRules.push(chunk.natRules);
@@ -229,12 +235,17 @@ function writeServicePorts(
     counts.natRules += chunk.natRuleCount;
   }
   writer.finish();
+  let servicePorts: ServicePortRules[] | undefined;
   return {
     filterRules: filterRules.join(''),
     natChains: natChains.join(''),
     natRules: natRules.join(''),
     counts,
-    servicePorts,
+    get servicePorts() {
+      return (servicePorts ??= chunks.map((c, i) =>
+        portRules(c, ports[i] as ServicePortInfo, cats[i] as Categorized),
+      ));
+    },
   };
 }
 
