@@ -15,17 +15,18 @@ import {
   buildEndpointsMap,
   categorizeEndpoints,
   servicePortKey,
+  type Categorized,
   type ProxyEndpoint,
 } from './endpoints.ts';
+import { ChunkWriter, portRules, type ServiceChunk } from './chunks.ts';
 import {
   chainLine,
-  writeServicePort,
   type LineBuffers,
   type ServicePortRules,
   type SyncContext,
 } from './service-rules.ts';
 import { LineBuffer } from './line-buffer.ts';
-import { servicePortInfos } from './service.ts';
+import { servicePortInfos, type ServicePortInfo } from './service.ts';
 
 /** Above this many endpoints kube-proxy drops endpoint comments (largeClusterEndpointsThreshold). */
 export const LARGE_CLUSTER_ENDPOINTS = 1000;
@@ -128,11 +129,10 @@ export function generateProxierRules(input: ProxierInput): GeneratedRules {
   };
 
   const zone = cfg.zone ?? '';
-  const servicePorts: ServicePortRules[] = [];
-  for (const info of ports) {
-    const cat = categorizeEndpoints(endpointsOf(info), info, cfg.nodeName, zone);
-    servicePorts.push(writeServicePort(ctx, info, cat, buf));
-  }
+  const body = writeServicePorts(ctx, ports, buf, (info) =>
+    categorizeEndpoints(endpointsOf(info), info, cfg.nodeName, zone),
+  );
+  const tail = { filterRules: new LineBuffer(), natRules: new LineBuffer() };
 
   // Tail-call to KUBE-NODEPORTS: must stay the last rule of nat KUBE-SERVICES.
   const npComment =
@@ -142,33 +142,33 @@ export function generateProxierRules(input: ProxierInput): GeneratedRules {
     // Localhost NodePorts never work on IPv6; on IPv4 only with route_localnet.
     if (family === 6) dst += ' ! -d ::1/128';
     else if (!settings.localhostNodePorts) dst += ' ! -d 127.0.0.0/8';
-    natRules.push(`${npComment} ${dst} -j KUBE-NODEPORTS`);
+    tail.natRules.push(`${npComment} ${dst} -j KUBE-NODEPORTS`);
   } else {
     for (const ip of settings.nodePortIPs) {
       const loopback = ip === '::1' || ip.startsWith('127.');
       if (loopback && (family === 6 || !settings.localhostNodePorts)) continue;
-      natRules.push(`${npComment} -d ${ip} -j KUBE-NODEPORTS`);
+      tail.natRules.push(`${npComment} -d ${ip} -j KUBE-NODEPORTS`);
     }
   }
 
   // INVALID packets would cause spurious resets unless nf_conntrack_tcp_be_liberal is set.
   if (!cfg.conntrackTCPLiberal) {
     const acct = cfg.nfacct ? ' -m nfacct --nfacct-name ct_state_invalid_dropped_pkts' : '';
-    filterRules.push(`-A KUBE-FORWARD -m conntrack --ctstate INVALID${acct} -j DROP`);
+    tail.filterRules.push(`-A KUBE-FORWARD -m conntrack --ctstate INVALID${acct} -j DROP`);
   }
-  filterRules.push(
+  tail.filterRules.push(
     `-A KUBE-FORWARD -m comment --comment "kubernetes forwarding rules" -m mark --mark ${mark}/${mark} -j ACCEPT`,
   );
-  filterRules.push(
+  tail.filterRules.push(
     '-A KUBE-FORWARD -m comment --comment "kubernetes forwarding conntrack rule" -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT',
   );
 
   // Both outputs share the joined buffers (string concatenation, no copy).
   const texts = {
     filterChains: filterChains.text(),
-    filterRules: filterRules.text(),
-    natChains: natChains.text(),
-    natRules: natRules.text(),
+    filterRules: body.filterRules + tail.filterRules.text(),
+    natChains: body.natChains,
+    natRules: body.natRules + tail.natRules.text(),
     declaresFirewall,
   };
   const restoreInput =
@@ -181,11 +181,70 @@ export function generateProxierRules(input: ProxierInput): GeneratedRules {
     dump,
     settings,
     largeClusterMode,
-    servicePorts,
+    get servicePorts() {
+      return body.servicePorts;
+    },
     counts: {
-      filterRules: filterRules.length,
-      natRules: natRules.length,
-      natChains: natChains.length,
+      filterRules: body.counts.filterRules + tail.filterRules.length,
+      natRules: body.counts.natRules + tail.natRules.length,
+      natChains: body.counts.natChains,
+    },
+  };
+}
+
+interface PortsText {
+  readonly filterRules: string;
+  readonly natChains: string;
+  readonly natRules: string;
+  readonly counts: { filterRules: number; natChains: number; natRules: number };
+  /** Made when first read (the lab reads only the text). */
+  readonly servicePorts: readonly ServicePortRules[];
+}
+
+/**
+ * The three buffers' fixed head lines, then every port's lines in order: one chunk per port,
+ * remembered from the node's previous generation when nothing it is made of changed (chunks.ts).
+ */
+function writeServicePorts(
+  ctx: SyncContext,
+  ports: readonly ServicePortInfo[],
+  head: LineBuffers,
+  categorize: (info: ServicePortInfo) => Categorized,
+): PortsText {
+  const filterRules = [head.filterRules.text()];
+  const natChains = [head.natChains.text()];
+  const natRules = [head.natRules.text()];
+  const counts = {
+    filterRules: head.filterRules.length,
+    natChains: head.natChains.length,
+    natRules: head.natRules.length,
+  };
+  const chunks: ServiceChunk[] = [];
+  const cats: Categorized[] = [];
+  const writer = new ChunkWriter(ctx);
+  for (const info of ports) {
+    const cat = categorize(info);
+    const chunk = writer.write(info, cat);
+    chunks.push(chunk);
+    cats.push(cat);
+    filterRules.push(chunk.filterRules);
+    natChains.push(chunk.natChains);
+    natRules.push(chunk.natRules);
+    counts.filterRules += chunk.filterRuleCount;
+    counts.natChains += chunk.natChainCount;
+    counts.natRules += chunk.natRuleCount;
+  }
+  writer.finish();
+  let servicePorts: ServicePortRules[] | undefined;
+  return {
+    filterRules: filterRules.join(''),
+    natChains: natChains.join(''),
+    natRules: natRules.join(''),
+    counts,
+    get servicePorts() {
+      return (servicePorts ??= chunks.map((c, i) =>
+        portRules(c, ports[i] as ServicePortInfo, cats[i] as Categorized),
+      ));
     },
   };
 }
