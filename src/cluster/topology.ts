@@ -274,224 +274,114 @@ export function buildClusterFromModel(
   settings: ClusterSettings,
   model: ManifestModel,
 ): BuiltCluster {
-  const lanPrefix = prefixOf(spec.lan, 24);
-  const slicesBy = new Map<string, EndpointSliceModel[]>();
-  // Pushed, not copied: thousands of pods on one node would make copying quadratic.
-  for (const sl of model.endpointSlices) {
-    const k = `${sl.namespace}/${sl.service}`;
-    const list = slicesBy.get(k);
-    if (list) list.push(sl);
-    else slicesBy.set(k, [sl]);
-  }
-  const podsBy = new Map<string, PodModel[]>();
-  for (const p of model.pods) {
-    if (!p.node || !p.ip) continue;
-    const list = podsBy.get(p.node);
-    if (list) list.push(p);
-    else podsBy.set(p.node, [p]);
-  }
-  let specsOfPods = podSpecs.get(model);
-  if (!specsOfPods) podSpecs.set(model, (specsOfPods = new Map()));
-  const hosts: HostSpec[] = [];
-  const views: HostView[] = [];
-  const links: LinkView[] = [];
-  const ruleCache = new Map<string, string>();
-  const ruleMakers = new Map<string, () => string>();
-  const nftCache = new Map<string, string>();
-  const nftMakers = new Map<string, () => string>();
-  const modes = new Map<string, KubeProxyMode>();
-  const nftablesOf = (name: string): string | undefined => {
-    let text = nftCache.get(name);
-    const make = nftMakers.get(name);
-    if (text === undefined && make) nftCache.set(name, (text = make()));
-    return text;
-  };
-  const ruleProblems: { node: string; line: number; column: number; message: string }[] = [];
-  const rulesOf = (name: string): string | undefined => {
-    let text = ruleCache.get(name);
-    const make = ruleMakers.get(name);
-    if (text === undefined && make) ruleCache.set(name, (text = make()));
-    return text;
-  };
-  const podHosts = new Map<string, string>();
-  const ipvsByNode = new Map<string, IpvsRules>();
-  const usedNames = new Set<string>([
-    ...spec.nodes.map((n) => n.name),
-    ...(spec.clients ?? []).map((c) => c.name),
-    ...(spec.routers ?? []).map((r) => r.name),
-  ]);
-  const lanMembers: { host: string; iface: string }[] = [];
-  const router = spec.routers?.[0];
-  // Felix runs (and programs its chains on every node) when the manifests hold Calico resources.
-  const calico = model.calico;
-  const felix = calico && (calico.hostEndpoints.length > 0 || calico.policies.length > 0);
-  const workloadOf = (pod: PodModel): FelixWorkload => ({
-    iface: vethName(`${pod.namespace}/${pod.name}`),
-    ip: pod.ip as string,
-    namespace: pod.namespace,
-    serviceAccount: 'default',
-    labels: pod.labels,
-  });
-  const allWorkloads = felix ? model.pods.filter((p) => p.node && p.ip).map(workloadOf) : [];
+  const b = new ClusterBuild(spec, settings, model);
+  spec.nodes.forEach((node, i) => b.addNode(node, i));
+  b.addRouter();
+  for (const c of spec.clients ?? []) b.addClient(c);
+  return b.finish();
+}
 
-  spec.nodes.forEach((node, i) => {
-    const info = settings.nodes[i] as NodeInfo;
+type Iface = HostSpec['interfaces'][number];
+type BridgeGw = ReturnType<typeof bridgeGateway>;
+
+/** A cluster being built: its hosts and their views, links, and the nodes' lazy rules. */
+class ClusterBuild {
+  private readonly lanPrefix: number;
+  private readonly slicesBy = new Map<string, EndpointSliceModel[]>();
+  private readonly podsBy = new Map<string, PodModel[]>();
+  private readonly specsOfPods: Map<PodModel, PodSpecEntry>;
+  private readonly hosts: HostSpec[] = [];
+  private readonly views: HostView[] = [];
+  private readonly links: LinkView[] = [];
+  private readonly ruleCache = new Map<string, string>();
+  private readonly ruleMakers = new Map<string, () => string>();
+  private readonly nftCache = new Map<string, string>();
+  private readonly nftMakers = new Map<string, () => string>();
+  private readonly modes = new Map<string, KubeProxyMode>();
+  private readonly ruleProblems: BuiltCluster['ruleProblems'][number][] = [];
+  private readonly podHosts = new Map<string, string>();
+  private readonly ipvsByNode = new Map<string, IpvsRules>();
+  private readonly usedNames: Set<string>;
+  private readonly lanMembers: { host: string; iface: string }[] = [];
+  private readonly router: NonNullable<ClusterSpec['routers']>[number] | undefined;
+  /** Felix runs (and programs its chains on every node) when the manifests hold Calico resources. */
+  private readonly felix: boolean;
+  private readonly allWorkloads: FelixWorkload[];
+
+  constructor(
+    private readonly spec: ClusterSpec,
+    private readonly settings: ClusterSettings,
+    private readonly model: ManifestModel,
+  ) {
+    this.lanPrefix = prefixOf(spec.lan, 24);
+    // Pushed, not copied: thousands of pods on one node would make copying quadratic.
+    for (const sl of model.endpointSlices) {
+      const k = `${sl.namespace}/${sl.service}`;
+      const list = this.slicesBy.get(k);
+      if (list) list.push(sl);
+      else this.slicesBy.set(k, [sl]);
+    }
+    for (const p of model.pods) {
+      if (!p.node || !p.ip) continue;
+      const list = this.podsBy.get(p.node);
+      if (list) list.push(p);
+      else this.podsBy.set(p.node, [p]);
+    }
+    let specsOfPods = podSpecs.get(model);
+    if (!specsOfPods) podSpecs.set(model, (specsOfPods = new Map()));
+    this.specsOfPods = specsOfPods;
+    this.usedNames = new Set<string>([
+      ...spec.nodes.map((n) => n.name),
+      ...(spec.clients ?? []).map((c) => c.name),
+      ...(spec.routers ?? []).map((r) => r.name),
+    ]);
+    this.router = spec.routers?.[0];
+    const calico = model.calico;
+    this.felix = !!calico && (calico.hostEndpoints.length > 0 || calico.policies.length > 0);
+    this.allWorkloads = this.felix ? model.pods.filter((p) => p.node && p.ip).map(workloadOf) : [];
+  }
+
+  private readonly rulesOf = (name: string): string | undefined => {
+    let text = this.ruleCache.get(name);
+    const make = this.ruleMakers.get(name);
+    if (text === undefined && make) this.ruleCache.set(name, (text = make()));
+    return text;
+  };
+
+  private readonly nftablesOf = (name: string): string | undefined => {
+    let text = this.nftCache.get(name);
+    const make = this.nftMakers.get(name);
+    if (text === undefined && make) this.nftCache.set(name, (text = make()));
+    return text;
+  };
+
+  /** A node: its interfaces and routes (pod veths or the cni0 bridge), rules, listeners, pods. */
+  addNode(node: NodeSpec, i: number): void {
+    const { spec } = this;
     const vipsHere = (spec.vips ?? [])
       .filter((v) => v.mode === 'kube-vip' && v.holder === node.name)
       .map((v) => v.ip);
-    const pods = podsBy.get(node.name) ?? [];
-    const routes: RouteSpec[] = spec.nodes.flatMap((other, j) =>
-      j === i ? [] : [{ to: nodePodCIDR(spec, j), via: other.ip }],
-    );
-    // Nodes route everything else to the LAN's gateway (a router of the scenario, or the LAN's
-    // first address). Calico-style pods need it: proxy ARP answers 169.254.1.1 only when routed.
-    routes.push({ to: 'default', via: router?.ip ?? lanGateway(spec.lan ?? DEFAULT_LAN) });
-    const ifaces: HostSpec['interfaces'][number][] = [
-      {
-        name: 'eth0',
-        addresses: [`${node.ip}/${lanPrefix}`, ...vipsHere.map((v) => `${v}/32`)],
-        segment: 'lan',
-      },
-    ];
+    const pods = this.podsBy.get(node.name) ?? [];
     const podNet = podNetworkOf(spec, node);
     const bridgeGw = podNet.type === 'bridge' ? bridgeGateway(nodePodCIDR(spec, i)) : null;
-    // The bridge CNI plugin gives cni0 the first address of the node's pod CIDR: the pods'
-    // gateway and the connected route to every pod of the node.
-    if (bridgeGw)
-      ifaces.push({ name: POD_BRIDGE, kind: 'bridge', addresses: [bridgeGw.withPrefix] });
-    for (const pod of pods) {
-      const host = podHostName(pod.namespace, pod.name, usedNames);
-      podHosts.set(`${pod.namespace}/${pod.name}`, host);
-      const key = `${pod.namespace}/${pod.name}`;
-      const veth = bridgeGw ? bridgeVethName(key) : vethName(key);
-      if (bridgeGw)
-        ifaces.push({
-          name: veth,
-          addresses: [],
-          kind: 'veth',
-          segment: `veth:${host}`,
-          master: POD_BRIDGE,
-          hairpin: podNet.hairpin,
-        });
-      else {
-        ifaces.push({
-          name: veth,
-          addresses: [],
-          kind: 'veth',
-          segment: `veth:${host}`,
-          proxyArp: true,
-        });
-        routes.push({ to: `${pod.ip}/32`, dev: veth });
-      }
-      links.push({ a: node.name, aIf: veth, b: host, bIf: 'eth0', segment: `veth:${host}` });
-    }
+    const { ifaces, routes } = this.nodeLinks(node, i, vipsHere, pods, bridgeGw, podNet.hairpin);
     const mode = nodeMode(spec, node);
-    modes.set(node.name, mode);
-    const base = proxierConfig(spec, settings, node, [node.ip, ...vipsHere]);
+    this.modes.set(node.name, mode);
+    const base = proxierConfig(spec, this.settings, node, [node.ip, ...vipsHere]);
     // nftables mode's own defaults (nodePortAddresses: primary) decide the health servers too.
     const cfg = mode === 'nftables' ? nftablesConfig(base) : base;
-    const proxierInput = {
-      services: model.services,
-      endpointSlices: model.endpointSlices,
-      config: cfg,
-    };
-    // Felix's chains (its jumps inserted at the top of the built-in chains, as Felix's insert
-    // mode does) and the IP sets they match on.
-    const felixOut =
-      felix && calico
-        ? renderFelix({
-            node: {
-              name: node.name,
-              ips: [node.ip, ...vipsHere],
-              interfaces: [{ name: 'eth0', ips: [node.ip, ...vipsHere] }],
-              workloads: pods.filter((p) => p.ip).map(workloadOf),
-            },
-            calico,
-            allWorkloads,
-            // Calico's default IPv4 pool: the cluster CIDR, natOutgoing: true.
-            ipPools: [{ cidr: spec.clusterCIDR ?? DEFAULT_CLUSTER_CIDR, natOutgoing: true }],
-          })
-        : null;
-    /** The iptables rules beside kube-proxy's: Felix's, then the node's own extra rules. */
-    const withHostRules = (kube: string): string => {
-      const withFelix = felixOut ? mergeIptablesSave(kube, felixOut.rules) : kube;
-      return withFelix ? mergeIptablesSave(withFelix, node.rules ?? '') : (node.rules ?? '');
-    };
-    // kube-proxy's rules are generated when a packet first reaches the node (large clusters).
-    const hostRules = [node.rules ?? '', felixOut?.rules ?? ''];
-    const kp = kubeProxyOf(spec, node);
-    // IPVS mode: kube-ipvs0, the ipsets and the virtual servers are part of the host, so they are
-    // generated now; the iptables rules of either mode are made when a packet first needs them.
-    const ipvs =
-      mode === 'ipvs'
-        ? generateIpvsRules(proxierInput, {
-            ...(kp.scheduler ? { scheduler: kp.scheduler } : {}),
-            strictARP: kp.strictARP ?? false,
-          })
-        : null;
-    if (ipvs) {
-      ipvsByNode.set(node.name, ipvs);
+    const { felixOut, ipvs } = this.nodeRules(node, mode, cfg, vipsHere, pods);
+    if (ipvs)
       // A NOARP dummy device; its /32 addresses enter the local table only (no connected route).
       ifaces.push({
         name: 'kube-ipvs0',
         kind: 'dummy',
         addresses: ipvs.dummyAddresses.map((a) => `${a}/32`),
       });
-      ruleMakers.set(node.name, () => withHostRules(ipvs.dump));
-    } else if (mode === 'nftables') {
-      // Its own table; the host's iptables rules (Felix, a firewall) stay beside it, untouched.
-      ruleMakers.set(node.name, () => withHostRules(''));
-      nftMakers.set(node.name, () =>
-        cachedRules(model, ['nftables', cfg], () => generateNftablesRules(proxierInput)),
-      );
-    } else
-      ruleMakers.set(node.name, () =>
-        cachedRules(model, ['iptables', cfg, hostRules], () =>
-          withHostRules(generateIptablesRules(proxierInput)),
-        ),
-      );
-    if (node.rules?.trim()) {
-      for (const d of parseRuleset(node.rules).diagnostics) {
-        if (d.severity === 'error')
-          ruleProblems.push({
-            node: node.name,
-            line: d.line,
-            column: d.column,
-            message: d.hint ? `${d.message}. ${d.hint}` : d.message,
-          });
-      }
-    }
-    const listeners: ListenerSpec[] = (node.processes ?? []).map(listenerOf);
-    listeners.push({
-      process: 'kube-proxy',
-      proto: 'tcp',
-      address: '0.0.0.0',
-      port: KUBE_PROXY_HEALTHZ_PORT,
-      reply: 'HTTP/1.1 200 OK',
-    });
-    // pkg/proxy/healthcheck: the health servers listen on every address, or on the node's
-    // nodePortAddresses; route_localnet=1 only when localhost NodePorts are in effect.
     const np = deriveSettings(cfg);
-    const healthAddresses = np.nodePortMatchAll
-      ? ['0.0.0.0']
-      : np.nodePortIPs.filter((ip) => !ip.includes(':'));
-    for (const svc of model.services) {
-      if (svc.healthCheckNodePort === null || svc.externalTrafficPolicy !== 'Local') continue;
-      const local = (slicesBy.get(`${svc.namespace}/${svc.name}`) ?? [])
-        .flatMap((s) => s.endpoints)
-        .filter((e) => e.nodeName === node.name && e.ready).length;
-      // pkg/proxy/healthcheck/service_health.go: 200 with local endpoints, 503 without.
-      const body = `{"service":{"namespace":"${svc.namespace}","name":"${svc.name}"},"localEndpoints":${local},"serviceProxyHealthy":true}`;
-      for (const address of healthAddresses)
-        listeners.push({
-          process: 'kube-proxy',
-          proto: 'tcp',
-          address,
-          port: svc.healthCheckNodePort,
-          reply: local > 0 ? `HTTP/1.1 200 OK ${body}` : `HTTP/1.1 503 Service Unavailable ${body}`,
-        });
-    }
-    hosts.push({
+    const listeners = this.nodeListeners(node, np);
+    const kp = kubeProxyOf(spec, node);
+    this.hosts.push({
       name: node.name,
       role: 'node',
       interfaces: ifaces,
@@ -516,12 +406,198 @@ export function buildClusterFromModel(
           }
         : {}),
       ...(ipvs ? { ipvs: ipvs.ipvs } : {}),
-      lazyRules: () => rulesOf(node.name) ?? '',
+      lazyRules: () => this.rulesOf(node.name) ?? '',
       // Lazily, like lazyRules: a big cluster generates it only for the nodes a packet reaches.
-      ...(mode === 'nftables' ? { lazyNftables: () => nftablesOf(node.name) ?? '' } : {}),
+      ...(mode === 'nftables' ? { lazyNftables: () => this.nftablesOf(node.name) ?? '' } : {}),
     });
-    lanMembers.push({ host: node.name, iface: 'eth0' });
-    views.push({
+    this.lanMembers.push({ host: node.name, iface: 'eth0' });
+    this.views.push(
+      this.nodeView(node, i, vipsHere, listeners, ifaces, bridgeGw, podNet.bridgeNfCallIptables),
+    );
+    for (const pod of pods) this.addPod(node, pod, bridgeGw);
+  }
+
+  /** eth0 on the LAN, a veth (or a cni0 port) per pod with its route, the routes to other nodes. */
+  private nodeLinks(
+    node: NodeSpec,
+    i: number,
+    vipsHere: readonly string[],
+    pods: readonly PodModel[],
+    bridgeGw: BridgeGw | null,
+    hairpin: boolean,
+  ): { ifaces: Iface[]; routes: RouteSpec[] } {
+    const { spec } = this;
+    const routes: RouteSpec[] = spec.nodes.flatMap((other, j) =>
+      j === i ? [] : [{ to: nodePodCIDR(spec, j), via: other.ip }],
+    );
+    // Nodes route everything else to the LAN's gateway (a router of the scenario, or the LAN's
+    // first address). Calico-style pods need it: proxy ARP answers 169.254.1.1 only when routed.
+    routes.push({ to: 'default', via: this.router?.ip ?? lanGateway(spec.lan ?? DEFAULT_LAN) });
+    const ifaces: Iface[] = [
+      {
+        name: 'eth0',
+        addresses: [`${node.ip}/${this.lanPrefix}`, ...vipsHere.map((v) => `${v}/32`)],
+        segment: 'lan',
+      },
+    ];
+    // The bridge CNI plugin gives cni0 the first address of the node's pod CIDR: the pods'
+    // gateway and the connected route to every pod of the node.
+    if (bridgeGw)
+      ifaces.push({ name: POD_BRIDGE, kind: 'bridge', addresses: [bridgeGw.withPrefix] });
+    for (const pod of pods) {
+      const host = podHostName(pod.namespace, pod.name, this.usedNames);
+      this.podHosts.set(`${pod.namespace}/${pod.name}`, host);
+      const key = `${pod.namespace}/${pod.name}`;
+      const veth = bridgeGw ? bridgeVethName(key) : vethName(key);
+      if (bridgeGw)
+        ifaces.push({
+          name: veth,
+          addresses: [],
+          kind: 'veth',
+          segment: `veth:${host}`,
+          master: POD_BRIDGE,
+          hairpin,
+        });
+      else {
+        ifaces.push({
+          name: veth,
+          addresses: [],
+          kind: 'veth',
+          segment: `veth:${host}`,
+          proxyArp: true,
+        });
+        routes.push({ to: `${pod.ip}/32`, dev: veth });
+      }
+      this.links.push({ a: node.name, aIf: veth, b: host, bIf: 'eth0', segment: `veth:${host}` });
+    }
+    return { ifaces, routes };
+  }
+
+  /**
+   * The node's rules, made when a packet first reaches it (large clusters): kube-proxy's (iptables,
+   * nftables or IPVS mode), Felix's and the node's own; IPVS mode's virtual servers now.
+   */
+  private nodeRules(
+    node: NodeSpec,
+    mode: KubeProxyMode,
+    cfg: ReturnType<typeof proxierConfig>,
+    vipsHere: readonly string[],
+    pods: readonly PodModel[],
+  ): { felixOut: ReturnType<typeof renderFelix> | null; ipvs: IpvsRules | null } {
+    const { spec, model } = this;
+    const calico = model.calico;
+    const proxierInput = {
+      services: model.services,
+      endpointSlices: model.endpointSlices,
+      config: cfg,
+    };
+    // Felix's chains (its jumps inserted at the top of the built-in chains, as Felix's insert
+    // mode does) and the IP sets they match on.
+    const felixOut =
+      this.felix && calico
+        ? renderFelix({
+            node: {
+              name: node.name,
+              ips: [node.ip, ...vipsHere],
+              interfaces: [{ name: 'eth0', ips: [node.ip, ...vipsHere] }],
+              workloads: pods.filter((p) => p.ip).map(workloadOf),
+            },
+            calico,
+            allWorkloads: this.allWorkloads,
+            // Calico's default IPv4 pool: the cluster CIDR, natOutgoing: true.
+            ipPools: [{ cidr: spec.clusterCIDR ?? DEFAULT_CLUSTER_CIDR, natOutgoing: true }],
+          })
+        : null;
+    /** The iptables rules beside kube-proxy's: Felix's, then the node's own extra rules. */
+    const withHostRules = (kube: string): string => {
+      const withFelix = felixOut ? mergeIptablesSave(kube, felixOut.rules) : kube;
+      return withFelix ? mergeIptablesSave(withFelix, node.rules ?? '') : (node.rules ?? '');
+    };
+    const hostRules = [node.rules ?? '', felixOut?.rules ?? ''];
+    const kp = kubeProxyOf(spec, node);
+    // IPVS mode: kube-ipvs0, the ipsets and the virtual servers are part of the host, so they are
+    // generated now; the iptables rules of either mode are made when a packet first needs them.
+    const ipvs =
+      mode === 'ipvs'
+        ? generateIpvsRules(proxierInput, {
+            ...(kp.scheduler ? { scheduler: kp.scheduler } : {}),
+            strictARP: kp.strictARP ?? false,
+          })
+        : null;
+    if (ipvs) {
+      this.ipvsByNode.set(node.name, ipvs);
+      this.ruleMakers.set(node.name, () => withHostRules(ipvs.dump));
+    } else if (mode === 'nftables') {
+      // Its own table; the host's iptables rules (Felix, a firewall) stay beside it, untouched.
+      this.ruleMakers.set(node.name, () => withHostRules(''));
+      this.nftMakers.set(node.name, () =>
+        cachedRules(model, ['nftables', cfg], () => generateNftablesRules(proxierInput)),
+      );
+    } else
+      this.ruleMakers.set(node.name, () =>
+        cachedRules(model, ['iptables', cfg, hostRules], () =>
+          withHostRules(generateIptablesRules(proxierInput)),
+        ),
+      );
+    if (node.rules?.trim()) {
+      for (const d of parseRuleset(node.rules).diagnostics) {
+        if (d.severity === 'error')
+          this.ruleProblems.push({
+            node: node.name,
+            line: d.line,
+            column: d.column,
+            message: d.hint ? `${d.message}. ${d.hint}` : d.message,
+          });
+      }
+    }
+    return { felixOut, ipvs };
+  }
+
+  /** The node's processes, kube-proxy's healthz, and its health-check servers per Local Service. */
+  private nodeListeners(node: NodeSpec, np: ReturnType<typeof deriveSettings>): ListenerSpec[] {
+    const listeners: ListenerSpec[] = (node.processes ?? []).map(listenerOf);
+    listeners.push({
+      process: 'kube-proxy',
+      proto: 'tcp',
+      address: '0.0.0.0',
+      port: KUBE_PROXY_HEALTHZ_PORT,
+      reply: 'HTTP/1.1 200 OK',
+    });
+    // pkg/proxy/healthcheck: the health servers listen on every address, or on the node's
+    // nodePortAddresses; route_localnet=1 only when localhost NodePorts are in effect.
+    const healthAddresses = np.nodePortMatchAll
+      ? ['0.0.0.0']
+      : np.nodePortIPs.filter((ip) => !ip.includes(':'));
+    for (const svc of this.model.services) {
+      if (svc.healthCheckNodePort === null || svc.externalTrafficPolicy !== 'Local') continue;
+      const local = (this.slicesBy.get(`${svc.namespace}/${svc.name}`) ?? [])
+        .flatMap((s) => s.endpoints)
+        .filter((e) => e.nodeName === node.name && e.ready).length;
+      // pkg/proxy/healthcheck/service_health.go: 200 with local endpoints, 503 without.
+      const body = `{"service":{"namespace":"${svc.namespace}","name":"${svc.name}"},"localEndpoints":${local},"serviceProxyHealthy":true}`;
+      for (const address of healthAddresses)
+        listeners.push({
+          process: 'kube-proxy',
+          proto: 'tcp',
+          address,
+          port: svc.healthCheckNodePort,
+          reply: local > 0 ? `HTTP/1.1 200 OK ${body}` : `HTTP/1.1 503 Service Unavailable ${body}`,
+        });
+    }
+    return listeners;
+  }
+
+  private nodeView(
+    node: NodeSpec,
+    i: number,
+    vipsHere: readonly string[],
+    listeners: readonly ListenerSpec[],
+    ifaces: readonly Iface[],
+    bridgeGw: BridgeGw | null,
+    nfCallIptables: boolean,
+  ): HostView {
+    const info = this.settings.nodes[i] as NodeInfo;
+    return {
       name: node.name,
       kind: 'node',
       ips: [node.ip, ...vipsHere],
@@ -532,75 +608,70 @@ export function buildClusterFromModel(
       roles: Object.keys(info.labels)
         .filter((l) => l.startsWith('node-role.kubernetes.io/'))
         .map((l) => l.slice(24)),
-      processes: listeners.map((l) => ({
-        name: l.process,
-        proto: l.proto,
-        address: l.address,
-        port: l.port,
-      })),
+      processes: processViews(listeners),
       ...(bridgeGw
         ? {
             bridge: {
               name: POD_BRIDGE,
               address: bridgeGw.ip,
-              nfCallIptables: podNet.bridgeNfCallIptables,
+              nfCallIptables,
               ports: ifaces
                 .filter((f) => f.master === POD_BRIDGE)
                 .map((f) => ({ iface: f.name, hairpin: f.hairpin ?? false })),
             },
           }
         : {}),
-    });
-    for (const pod of pods) {
-      const host = podHosts.get(`${pod.namespace}/${pod.name}`) as string;
-      const listenersP: ListenerSpec[] = pod.ports.map((p) => ({
-        process: pod.workload,
-        proto: p.protocol.toLowerCase() as 'tcp' | 'udp' | 'sctp',
-        address: '0.0.0.0',
-        port: p.port,
-        reply: pod.reply,
-      }));
-      hosts.push(podHostSpec(specsOfPods, pod, host, bridgeGw, listenersP));
-      views.push({
-        name: host,
-        kind: 'pod',
-        ips: [pod.ip as string],
-        node: node.name,
-        workload: pod.workload,
-        namespace: pod.namespace,
-        zone: node.zone ?? null,
-        roles: [],
-        processes: listenersP.map((l) => ({
-          name: l.process,
-          proto: l.proto,
-          address: l.address,
-          port: l.port,
-        })),
-      });
-    }
-  });
+    };
+  }
 
-  if (router) {
+  /** A pod: its own host (eth0 to the node, its container's ports listening) and its view. */
+  private addPod(node: NodeSpec, pod: PodModel, bridgeGw: BridgeGw | null): void {
+    const host = this.podHosts.get(`${pod.namespace}/${pod.name}`) as string;
+    const listeners: ListenerSpec[] = pod.ports.map((p) => ({
+      process: pod.workload,
+      proto: p.protocol.toLowerCase() as 'tcp' | 'udp' | 'sctp',
+      address: '0.0.0.0',
+      port: p.port,
+      reply: pod.reply,
+    }));
+    this.hosts.push(podHostSpec(this.specsOfPods, pod, host, bridgeGw, listeners));
+    this.views.push({
+      name: host,
+      kind: 'pod',
+      ips: [pod.ip as string],
+      node: node.name,
+      workload: pod.workload,
+      namespace: pod.namespace,
+      zone: node.zone ?? null,
+      roles: [],
+      processes: processViews(listeners),
+    });
+  }
+
+  /** The scenario's router: on the LAN and on its clients' net, with MetalLB BGP's routes. */
+  addRouter(): void {
+    const { router, spec } = this;
+    if (!router) return;
     const clientNet = router.clientSideIp;
     const bgp = (spec.vips ?? []).filter((v) => v.mode === 'metallb-bgp');
     const routes: RouteSpec[] = bgp
       .map((v) => ({
         to: `${v.ip}/32`,
-        nexthops: announcers(spec, model, v.ip).map((via) => ({ via })),
+        nexthops: announcers(spec, this.model, v.ip).map((via) => ({ via })),
       }))
       .filter((r) => (r.nexthops?.length ?? 0) > 0);
-    hosts.push({
+    this.hosts.push({
       name: router.name,
       role: 'router',
       interfaces: [
-        { name: 'eth0', addresses: [`${router.ip}/${lanPrefix}`], segment: 'lan' },
+        { name: 'eth0', addresses: [`${router.ip}/${this.lanPrefix}`], segment: 'lan' },
         { name: 'eth1', addresses: [clientNet], segment: `net:${router.name}` },
       ],
       routes,
       sysctls: { ipForward: true },
     });
-    lanMembers.push({ host: router.name, iface: 'eth0' });
-    views.push({
+    this.lanMembers.push({ host: router.name, iface: 'eth0' });
+    this.views.push({
       name: router.name,
       kind: 'router',
       ips: [router.ip, clientNet.split('/')[0] as string],
@@ -612,12 +683,15 @@ export function buildClusterFromModel(
       processes: [],
     });
   }
-  for (const c of spec.clients ?? []) {
+
+  /** A client: on the LAN, or behind a router. */
+  addClient(c: NonNullable<ClusterSpec['clients']>[number]): void {
+    const { spec, router } = this;
     const behind = c.behind ? spec.routers?.find((r) => r.name === c.behind) : undefined;
-    const prefix = behind ? prefixOf(behind.clientSideIp, 24) : lanPrefix;
+    const prefix = behind ? prefixOf(behind.clientSideIp, 24) : this.lanPrefix;
     const segment = behind ? `net:${behind.name}` : 'lan';
     const listeners = (c.processes ?? []).map(listenerOf);
-    hosts.push({
+    this.hosts.push({
       name: c.name,
       role: 'client',
       interfaces: [{ name: 'eth0', addresses: [`${c.ip}/${prefix}`], segment }],
@@ -628,9 +702,9 @@ export function buildClusterFromModel(
           : [],
       listeners,
     });
-    if (behind) links.push({ a: c.name, aIf: 'eth0', b: behind.name, bIf: 'eth1', segment });
-    else lanMembers.push({ host: c.name, iface: 'eth0' });
-    views.push({
+    if (behind) this.links.push({ a: c.name, aIf: 'eth0', b: behind.name, bIf: 'eth1', segment });
+    else this.lanMembers.push({ host: c.name, iface: 'eth0' });
+    this.views.push({
       name: c.name,
       kind: 'client',
       ips: [c.ip],
@@ -639,41 +713,62 @@ export function buildClusterFromModel(
       namespace: null,
       zone: null,
       roles: [],
-      processes: listeners.map((l) => ({
-        name: l.process,
-        proto: l.proto,
-        address: l.address,
-        port: l.port,
-      })),
+      processes: processViews(listeners),
     });
   }
-  for (let i = 0; i < lanMembers.length; i++) {
-    for (let j = i + 1; j < lanMembers.length; j++) {
-      const a = lanMembers[i] as { host: string; iface: string };
-      const b = lanMembers[j] as { host: string; iface: string };
-      links.push({ a: a.host, aIf: a.iface, b: b.host, bIf: b.iface, segment: 'lan' });
+
+  /** The LAN's links (every pair of its members), the ARP owners of L2 VIPs, and the result. */
+  finish(): BuiltCluster {
+    const { spec, lanMembers, links } = this;
+    for (let i = 0; i < lanMembers.length; i++) {
+      for (let j = i + 1; j < lanMembers.length; j++) {
+        const a = lanMembers[i] as { host: string; iface: string };
+        const b = lanMembers[j] as { host: string; iface: string };
+        links.push({ a: a.host, aIf: a.iface, b: b.host, bIf: b.iface, segment: 'lan' });
+      }
     }
+    const arpOwners: Record<string, string> = {};
+    for (const v of spec.vips ?? [])
+      if (v.mode === 'metallb-l2' && v.holder) arpOwners[v.ip] = v.holder;
+    const { modes, ipvsByNode } = this;
+    return {
+      spec,
+      settings: this.settings,
+      model: this.model,
+      network: { hosts: this.hosts, arpOwners },
+      view: {
+        hosts: this.views,
+        links,
+        vips: (spec.vips ?? []).map((v) => ({ ip: v.ip, mode: v.mode, holder: v.holder ?? null })),
+      },
+      rulesOf: this.rulesOf,
+      modeOf: (n) => modes.get(n),
+      nftablesOf: this.nftablesOf,
+      ruleProblems: this.ruleProblems,
+      podHosts: this.podHosts,
+      ipvsOf: (name) => ipvsByNode.get(name),
+    };
   }
-  const arpOwners: Record<string, string> = {};
-  for (const v of spec.vips ?? [])
-    if (v.mode === 'metallb-l2' && v.holder) arpOwners[v.ip] = v.holder;
+}
+
+/** A pod as Felix sees it: its workload interface, address, namespace and labels. */
+function workloadOf(pod: PodModel): FelixWorkload {
   return {
-    spec,
-    settings,
-    model,
-    network: { hosts, arpOwners },
-    view: {
-      hosts: views,
-      links,
-      vips: (spec.vips ?? []).map((v) => ({ ip: v.ip, mode: v.mode, holder: v.holder ?? null })),
-    },
-    rulesOf,
-    modeOf: (n) => modes.get(n),
-    nftablesOf,
-    ruleProblems,
-    podHosts,
-    ipvsOf: (name) => ipvsByNode.get(name),
+    iface: vethName(`${pod.namespace}/${pod.name}`),
+    ip: pod.ip as string,
+    namespace: pod.namespace,
+    serviceAccount: 'default',
+    labels: pod.labels,
   };
+}
+
+function processViews(listeners: readonly ListenerSpec[]): HostView['processes'] {
+  return listeners.map((l) => ({
+    name: l.process,
+    proto: l.proto,
+    address: l.address,
+    port: l.port,
+  }));
 }
 
 /**
