@@ -38,5 +38,22 @@ export default tseslint.config(
     plugins: { hookpath: { rules: { 'no-cycle': noCycle } } },
     rules: { 'hookpath/no-cycle': 'error' },
   },
+  {
+    // Issue 13: no function over ~80 lines without a reason, given in an eslint-disable comment.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: [
+      '**/*.test.ts',
+      '**/*.test.tsx',
+      '**/*.spec.ts',
+      '**/testing/**',
+      'src/bench/**',
+      'src/kernel/**',
+      'src/conformance/**',
+    ],
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
   ...layers,
 );

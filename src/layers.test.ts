@@ -140,3 +140,21 @@ describe('lint rejects a wrong-way import in each layer', () => {
     });
   }
 });
+
+describe('lint rejects a function over 80 lines without a reason', () => {
+  const body = (n: number) =>
+    `export function long(): number {\n  let x = 0;\n${'  x += 1;\n'.repeat(n - 4)}  return x;\n}\n`;
+  const lengthProblems = async (code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: join(root, 'src/engine/probe.ts') });
+    return (result?.messages ?? []).map((m) => `${m.ruleId}: ${m.message}`);
+  };
+
+  it('80 lines pass, 81 fail, and a disable comment with its reason lets one through', async () => {
+    expect(await lengthProblems(body(80))).toEqual([]);
+    expect(await lengthProblems(body(81))).toEqual([
+      "max-lines-per-function: Function 'long' has too many lines (81). Maximum allowed is 80.",
+    ]);
+    const excused = `// eslint-disable-next-line max-lines-per-function -- one table, read in order\n${body(81)}`;
+    expect(await lengthProblems(excused)).toEqual([]);
+  });
+});

@@ -206,6 +206,7 @@ function endpoint(text: string, side: string): { ip: string; port: string | unde
 }
 
 /** `--packet "tcp 192.168.50.10:40000 > 192.168.50.100:22"` or the separate options. */
+// eslint-disable-next-line max-lines-per-function -- checks each packet option in turn, each message naming its option
 export function probeFromArgs(host: string, a: PacketArgs): ProbeSpec {
   let proto = a.proto ?? 'tcp';
   let src = a.src === undefined ? undefined : address(a.src, '--src');

@@ -246,6 +246,7 @@ export function networkOf(c: BuiltCluster): Network | { problems: string } {
   return n;
 }
 
+// eslint-disable-next-line max-lines-per-function -- the lab's one entry, a call per step: load, build, run each probe, check
 export function runLab(input: LabInput): LabResult {
   const { scenario, diagnostics } = loadCached(input.scenario, input.validate !== false);
   if (!scenario) return { ok: false, diagnostics, ...EMPTY };

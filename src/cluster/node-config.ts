@@ -130,6 +130,7 @@ function readSysctls(r: Reader): NodeSpec['sysctls'] | null {
  * of several documents add up) and returns the manifests without them. Problems carry their
  * position in the manifests, rule errors included.
  */
+// eslint-disable-next-line max-lines-per-function -- applies a NodeConfig's fields in the order its schema lists them
 export function applyNodeConfigs(spec: ClusterSpec, manifests: string): NodeConfigResult {
   if (!manifests.includes(NODE_CONFIG_KIND))
     return { cluster: spec, manifests, diagnostics: [], applied: [] };

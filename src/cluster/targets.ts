@@ -72,6 +72,7 @@ function lowerProto(p: ServicePortModel): 'tcp' | 'udp' | 'sctp' {
   return p.protocol.toLowerCase() as 'tcp' | 'udp' | 'sctp';
 }
 
+// eslint-disable-next-line max-lines-per-function -- one case per target kind of the probe syntax (pod/, svc/, node/, lb/ ...)
 export function resolveTarget(c: BuiltCluster, id: string): Result<ResolvedTarget> {
   const plain = /^(\[[^\]]+\]|[^:/@]+):(\d{1,5})$/.exec(id);
   if (plain && canonicalIp((plain[1] as string).replace(/^\[|\]$/g, ''))) {
@@ -186,6 +187,7 @@ export function resolveTarget(c: BuiltCluster, id: string): Result<ResolvedTarge
 }
 
 /** Everything the path picker can offer for this cluster. */
+// eslint-disable-next-line max-lines-per-function -- the path picker's senders and destinations per target kind, in the order shown
 export function pathChoices(c: BuiltCluster): PathChoices {
   const senders: SenderChoice[] = c.view.hosts
     .filter((h) => h.kind !== 'router')

@@ -108,6 +108,7 @@ function PaneTitle({ s, title }: { s: LabState; title: string }) {
 }
 
 /** Over the two panes: what each side is, and the first step where their paths part. */
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 export function CompareHead() {
   const { t } = useTranslation();
   const { lang } = usePrefs();

@@ -71,6 +71,7 @@ function pathOf(s: LabState): PathSelection | null {
 
 const choiceKey = (r: RunView | undefined) => r?.choices.map((c) => c.index).join(',') ?? '';
 
+// eslint-disable-next-line max-lines-per-function -- a factory: the methods it returns share this closure's state
 export function createCompareController(
   main: LabStore,
   client: () => LabClient,

@@ -12,6 +12,7 @@ import type { Tuple } from '../../engine/conntrack.ts';
  * entries the probe created, their tuples, NAT and state, and whether confirm has entered them
  * in the table yet.
  */
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 export function ConntrackTable({
   hosts,
   focus,

@@ -9,6 +9,7 @@ import { Icon, type IconName } from './Icon.tsx';
 const SPEEDS = [0.5, 1, 2, 4];
 
 /** The transport row; `compact` (embeds): step back, play, step forward, scrubber and counter. */
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 export function Controls({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation();
   const steps = useLab(stepsOf);

@@ -46,6 +46,7 @@ function useLabShown() {
   return useMemo(() => ({ result, steps, step, run }), [result, steps, step, run]);
 }
 
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 export function DiagramPanel({
   lead,
   trail,

@@ -17,6 +17,7 @@ export interface DiagramToolsProps {
 }
 
 /** The diagram's own toolbar: camera, zoom, conntrack table, legend, export; every one by Tab. */
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 export function DiagramTools(p: DiagramToolsProps) {
   const { t } = useTranslation();
   const legendId = useId();

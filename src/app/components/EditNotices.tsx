@@ -28,6 +28,7 @@ const lines = (text: string) => {
  * user's say (a link's vs the user's, another tab's, versions kept aside), storage that does not
  * save, and inputs the lab could not use. The lab stays usable while they are shown.
  */
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 export function EditNotices() {
   const { t, i18n } = useTranslation();
   const edits = useContext(EditsContext);

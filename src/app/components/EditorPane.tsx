@@ -13,6 +13,7 @@ const MonacoEditor = lazy(() => import('../editor/MonacoEditor.tsx'));
  * `ready` false: Monaco is not wanted yet (the diagram draws first); the textarea stands in. A text
  * too long for the textarea may switch a plain pane to Monaco.
  */
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 export function EditorPane({
   mode,
   ready = true,

@@ -16,6 +16,7 @@ import { CompareSelect } from '../compare/CompareParts.tsx';
 
 const goodOf = (e: EditRecord | null) => (e ? (e.valid ? e.text : e.good) : null);
 
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 export function Header({ scenarios }: { scenarios: readonly ScenarioEntry[] }) {
   const { t } = useTranslation();
   const { lang, setLang, theme, setTheme } = usePrefs();

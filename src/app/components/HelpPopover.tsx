@@ -9,6 +9,7 @@ export const HELP_EVENT = 'hookpath:help';
  * popover; Escape or Close puts it back on the button. No focus scrolls (in an embed it would move
  * the blog post around the iframe).
  */
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 export function HelpPopover() {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);

@@ -13,6 +13,7 @@ export const PICKER_MAX = 150;
 const IP_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]):(\d{1,5})$/;
 
 /** Sender and destination from what the model offers (LabResult.choices), or ip:port typed. */
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 export function PathPicker() {
   const { t } = useTranslation();
   // A big result's choices render after the rest of the page (defer.ts).

@@ -21,6 +21,7 @@ const NO_TABLES: readonly TableView[] = [];
  * The current node's iptables-save, rules this packet matched highlighted, current one in view.
  * `pasted`: the rules are a user's own dumps (Your host), not what kube-proxy wrote.
  */
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 export function RulesPanel({ source = 'scenario' }: { source?: 'scenario' | 'pasted' }) {
   const { t } = useTranslation();
   const rules = useDeferredValue(useLab((s) => s.result?.rules ?? null));

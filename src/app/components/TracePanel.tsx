@@ -10,6 +10,7 @@ import { scrollWithin } from './scroll.ts';
 import { ReplayPanel } from '../replay/ReplayPanel.tsx';
 
 /** The event list, as Packet Tracer's simulation mode shows it, synchronised with the token. */
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 export function TracePanel() {
   const { t } = useTranslation();
   // Deferred: the diagram commits first, the long lists follow in a background render.

@@ -17,6 +17,7 @@ const TONE_ICON: Readonly<Record<Tone, string>> = { ok: '✓', info: '→', warn
 export const CHIPS_SHOWN = 12;
 
 /** One sentence answering the question, and for random branches the split with percentages. */
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 export function VerdictBanner() {
   const { t } = useTranslation();
   const result = useLab((s) => s.result);

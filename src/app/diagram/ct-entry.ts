@@ -23,6 +23,7 @@ const endpoint = (ip: string, port: number) =>
   ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`;
 
 /** Draws every node's entry; `at` is the token's point, for the connector of the current use. */
+// eslint-disable-next-line max-lines-per-function -- d3 drawing of one element, in the order its SVG is built
 export function drawCtEntries(
   hosts: G,
   shown: readonly CtShown[],

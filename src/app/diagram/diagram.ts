@@ -71,6 +71,7 @@ const union = (a: Rect | null, b: Rect): Rect => {
 
 const NO_INSETS: Insets = { top: 0, right: 0, bottom: 0, left: 0 };
 
+// eslint-disable-next-line max-lines-per-function -- a factory: the methods it returns share this closure's state
 export function createDiagram(
   svgEl: SVGSVGElement,
   initialText: DiagramText,

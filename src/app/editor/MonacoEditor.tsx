@@ -27,6 +27,7 @@ function sizeOptions(chars: number) {
 }
 
 /** Monaco on the manifests: Kubernetes schema through monaco-yaml, lab diagnostics as markers. */
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 export default function MonacoEditor({
   value,
   onChange,

@@ -40,6 +40,7 @@ export function EmbedButton() {
  * The embed's options, a live preview (the embed itself, in an iframe at 400, 700 or 900 px) and
  * the snippet to copy. A modal <dialog>: the browser keeps the focus inside and Escape closes it.
  */
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 function EmbedDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const { lang } = usePrefs();

@@ -9,6 +9,7 @@ import { ShareExercise } from './ShareExercise.tsx';
 import { progressOf } from './store.ts';
 
 /** The exercise list, a modal dialog: grouped by topic, completion marks, overall progress. */
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 export function ExerciseList({ c }: { c: ExerciseController }) {
   const { t } = useTranslation('exercise');
   const { lang } = usePrefs();

@@ -7,6 +7,7 @@ import type { ExerciseController } from './controller.ts';
 const SHOWN_PAIRS = 2;
 
 /** The goals with live ✓/✗; a failing goal says what the packet did instead. */
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 export function GoalList({ c }: { c: ExerciseController }) {
   const { t } = useTranslation('exercise');
   const { lang } = usePrefs();

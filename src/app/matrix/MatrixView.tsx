@@ -30,6 +30,7 @@ function cellMap(side: MatrixSide | null): Map<string, MatrixCell> {
   return m;
 }
 
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 export function MatrixView({ onTraced }: { onTraced?: () => void }) {
   const { t } = useTranslation();
   const { lang } = usePrefs();

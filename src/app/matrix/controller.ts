@@ -60,6 +60,7 @@ const EMPTY: MatrixSide = {
   ms: null,
 };
 
+// eslint-disable-next-line max-lines-per-function -- a factory: the methods it returns share this closure's state
 export function createMatrixController(
   lab: LabStore,
   client: () => MatrixClient,

@@ -8,6 +8,7 @@ const PROTOS: readonly OwnPacket['proto'][] = ['tcp', 'udp', 'sctp', 'icmp'];
 
 const DEFAULT_IFACES: readonly string[] = ['lo', 'eth0'];
 
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 export function PacketForm() {
   const { t } = useTranslation();
   const { actions } = useOwnStore();

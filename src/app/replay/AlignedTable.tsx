@@ -11,6 +11,7 @@ export interface AlignedRow {
   readonly sim?: { readonly seq: number } | null;
 }
 
+// eslint-disable-next-line max-lines-per-function -- a React component: its hooks, handlers and one JSX tree, read top to bottom
 export function AlignedTable<R extends AlignedRow>({
   a,
   label,

@@ -97,6 +97,7 @@ export function stepDuration(s: LabState, stepMs: number): number {
 const samePath = (a: LabState['doc']['path'], b: LabState['doc']['path']) =>
   a === b || (!!a && !!b && a.from === b.from && a.to === b.to && a.proto === b.proto);
 
+// eslint-disable-next-line max-lines-per-function -- a factory: the methods it returns share this closure's state
 export function createLabController(
   store: LabStore,
   client: LabClient,

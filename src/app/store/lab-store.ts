@@ -166,6 +166,7 @@ export function stepsOf(s: Pick<LabState, 'result' | 'doc'>): readonly Step[] {
 
 const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
 
+// eslint-disable-next-line max-lines-per-function -- a factory: the methods it returns share this closure's state
 export function createLabStore(init: Partial<LabState> = {}): LabStore {
   const store = createStore<LabState>()(() => ({
     doc: EMPTY_DOC,

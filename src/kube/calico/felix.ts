@@ -198,6 +198,7 @@ const applying = (acc: Acc, labels: Readonly<Record<string, string>>) =>
  * forward tiers, mangle ingress chains where pre-DNAT policy applies, raw chains where untracked
  * policy does, and the dispatch chains of each table.
  */
+// eslint-disable-next-line max-lines-per-function -- transcribes Felix's host-endpoint chain rendering in its order, to check side by side
 function hostEndpointChains(acc: Acc): void {
   const heps = activeHostEndpoints(acc.input);
   const untrackedIfaces: string[] = [];

@@ -26,6 +26,7 @@ export interface SelectorError {
 
 const LABEL = /^[A-Za-z0-9_./-]+/;
 
+// eslint-disable-next-line max-lines-per-function -- a recursive-descent parser of Calico's selector grammar, kept in one place
 export function parseSelector(text: string): Selector | SelectorError {
   let i = 0;
   const ws = () => {

@@ -173,6 +173,7 @@ function selectedPods(
   });
 }
 
+// eslint-disable-next-line max-lines-per-function -- the EndpointSlice controller's steps for one Service, in upstream order
 export function endpointSlicesFor(
   drafts: readonly ServiceDraft[],
   pods: readonly PodModel[],

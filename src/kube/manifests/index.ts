@@ -40,6 +40,7 @@ const IGNORED_KINDS = new Set([
   'PodDisruptionBudget',
 ]);
 
+// eslint-disable-next-line max-lines-per-function -- reads the documents by kind, then the checks across objects, in order
 export function readManifests(text: string, cluster: ClusterSettings): ManifestModel {
   const diagnostics: ManifestDiagnostic[] = [];
   const stream = parseStream(text);

@@ -45,6 +45,7 @@ export interface Workload {
 }
 
 /** Reads a workload's pod template; problems go to the reader. */
+// eslint-disable-next-line max-lines-per-function -- reads a workload's fields top to bottom, as the API documents them
 export function readWorkload(
   r: Reader,
   kind: WorkloadKind,
@@ -192,6 +193,7 @@ const suffixes5 = new Map<string, string>();
 const suffixes10 = new Map<string, string>();
 
 /** Places every workload's pods and gives them addresses from their node's pod CIDR. */
+// eslint-disable-next-line max-lines-per-function -- the scheduler's steps per workload (node selector, taints, spread), in order
 export function schedule(workloads: readonly Workload[], cluster: ClusterSettings): PodModel[] {
   const pods: PodModel[] = [];
   const nextIp = new Map<string, number>();

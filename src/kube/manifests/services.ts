@@ -29,6 +29,7 @@ export interface ServiceDraft {
   readonly wantsLoadBalancerIP: boolean;
 }
 
+// eslint-disable-next-line max-lines-per-function -- reads a Service's fields top to bottom, as the API documents them
 export function readService(
   r: Reader,
   namespace: string,
@@ -205,6 +206,7 @@ export function readService(
 }
 
 /** Fills in what the API server and the VIP provider allocate. */
+// eslint-disable-next-line max-lines-per-function -- ClusterIP and NodePort allocation in the apiserver's order
 export function allocate(drafts: readonly ServiceDraft[], cluster: ClusterSettings): void {
   const usedPorts = new Set<number>();
   const usedIps = new Set<string>();

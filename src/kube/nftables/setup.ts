@@ -80,6 +80,7 @@ export interface SetupOptions {
 
 const join = (...parts: string[]) => parts.filter((p) => p !== '').join(' ');
 
+// eslint-disable-next-line max-lines-per-function -- transcribes kube-proxy's nftables setupNFTables in upstream order, to check side by side
 export function writeSetup(tx: NftTransaction, o: SetupOptions): void {
   const ipX = tx.family;
   const addr = tx.family === 'ip' ? 'ipv4_addr' : 'ipv6_addr';

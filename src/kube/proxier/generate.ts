@@ -68,6 +68,7 @@ export function computeProbability(n: number): string {
   return `${digits.slice(0, -10)}.${digits.slice(-10)}`;
 }
 
+// eslint-disable-next-line max-lines-per-function -- transcribes syncProxyRules' outer structure in upstream order, to check side by side
 export function generateProxierRules(input: ProxierInput): GeneratedRules {
   const cfg = input.config;
   const settings = deriveSettings(cfg);

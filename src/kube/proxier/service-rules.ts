@@ -53,6 +53,7 @@ export interface EndpointRules {
 export const chainLine = (name: string): string => `:${name} - [0:0]`;
 
 /** Writes every rule of one service port into `buf`; returns what was decided. */
+// eslint-disable-next-line max-lines-per-function -- transcribes syncProxyRules' per-service-port body in upstream order, to check side by side
 export function writeServicePort(
   ctx: SyncContext,
   svc: ServicePortInfo,
