@@ -186,6 +186,26 @@ test('the conntrack table lists the entries the probe created, host by host', as
   await expect(d.ctTable).toHaveCount(0);
 });
 
+test('a screen reader hears what the tooltips say: hosts, addresses, listeners, the path', async ({
+  lab,
+}) => {
+  await open(lab, 'vip22-sshd-or-service', 'lb-service');
+  const svg = lab.page.getByTestId('diagram-svg');
+  await expect(svg).toHaveAccessibleName(/packet’s path through the hosts/);
+  await expect(svg).toHaveAccessibleDescription(/The diagram shows 5 hosts:/);
+  await expect(svg).toHaveAccessibleDescription(
+    /cp-1 \(node, control-plane\); 192\.168\.50\.38, 192\.168\.50\.100; interfaces eth0; listening: sshd :22, kube-proxy :10256; on the packet’s path\./,
+  );
+  await expect(svg).toHaveAccessibleDescription(/kong \(pod, kong-[a-z0-9-]+\); 10\.244\.1\.11;/);
+  // The description stays out of sight.
+  await expect(lab.page.getByTestId('diagram-description')).toHaveCSS('position', 'absolute');
+  await lab.page.goto('/?scenario=vip22-sshd-or-service&variant=lb-service&lang=zh&editor=plain');
+  await expect(svg).toHaveAccessibleDescription(/图中共有 5 台主机：/);
+  await expect(svg).toHaveAccessibleDescription(
+    /监听：sshd :22, kube-proxy :10256；在数据包的路径上。/,
+  );
+});
+
 test('the legend says what rows, chips, lines and conntrack marks mean', async ({ lab }) => {
   const d = await open(lab, 'vip22-sshd-or-service', null);
   await d.legendToggle.click();

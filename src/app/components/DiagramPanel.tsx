@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { isBig, useDeferredWhen } from './defer.ts';
 import { useTranslation } from 'react-i18next';
 import { useLab } from './context.tsx';
 import { stepsOf } from '../store/lab-store.ts';
 import { stepDuration } from '../store/controller.ts';
 import { buildScene, stripMarks } from '../model/scene.ts';
+import { describeDiagram } from '../model/describe.ts';
 import { ctShown } from '../model/conntrack.ts';
 import { visibleSteps } from '../model/timeline.ts';
 import type { Insets } from '../model/camera.ts';
@@ -87,6 +88,11 @@ export function DiagramPanel({
   const scene = useMemo(() => (result ? buildScene(result, steps) : null), [result, steps]);
   const marks = useMemo(() => stripMarks(steps, step), [steps, step]);
   const ct = useMemo(() => (scene ? ctShown(scene.layout, steps, step) : []), [scene, steps, step]);
+  const descId = useId();
+  const description = useMemo(
+    () => (scene ? describeDiagram(scene.layout, (k, p) => t(k, p ?? {})) : []),
+    [scene, t],
+  );
   const ctRef = useRef(ctOpen);
   const compactRef = useRef(compact);
 
@@ -277,9 +283,16 @@ export function DiagramPanel({
           data-testid="diagram-svg"
           role="img"
           aria-label={t('diagram.label')}
+          aria-describedby={description.length ? descId : undefined}
           data-step={step}
           data-host={cur?.host ?? ''}
         />
+        {/* What the drawing's tooltips say, for screen readers (model/describe.ts). */}
+        <div id={descId} className="sr-only" data-testid="diagram-description">
+          {description.map((line, i) => (
+            <p key={i}>{line}</p>
+          ))}
+        </div>
         {!scene && <div className="diagram-empty">{t('diagram.empty')}</div>}
         {stale && (
           <div className="stale-chip" data-testid="diagram-stale">
