@@ -14,6 +14,7 @@ import {
 } from '../engine/index.ts';
 import type { CliIo } from './cli.ts';
 import { FILE_LIMITS, readInput } from './files.ts';
+import { diagnosticLines } from './diagnostics.ts';
 import { choicesText, enumerationLines, outcomeText, traceLines } from './format.ts';
 import { LocatedErrors, UsageError, hostFromArgs, parseSeed, probeFromArgs } from './host-args.ts';
 import { loadHostFile, type LoadedHost } from './host-file.ts';
@@ -35,10 +36,7 @@ function readRules(
   );
   const label = path === '-' ? 'stdin' : path;
   const result = parseRuleset(text, { family });
-  const lines = result.diagnostics.map(
-    (d) =>
-      `${label}:${d.line}:${d.column}: ${d.severity}: ${d.message}${d.hint ? `\n  hint: ${d.hint}` : ''}`,
-  );
+  const lines = diagnosticLines(label, result.diagnostics);
   if (result.diagnostics.some((d) => d.severity === 'error'))
     throw new LocatedErrors(lines.join('\n'));
   for (const l of lines) io.err(`${l}\n`);

@@ -2,7 +2,13 @@
  * The lab's one entry point: scenario text (+ edited manifests, variant, chosen path) in,
  * everything the UI draws out. Pure and synchronous; the app runs it in a Web Worker.
  */
-import { buildNetwork, enumerateOutcomes, type Network, type ProbeSpec } from '../engine/index.ts';
+import {
+  buildNetwork,
+  enumerateOutcomes,
+  type Diagnostic,
+  type Network,
+  type ProbeSpec,
+} from '../engine/index.ts';
 import {
   loadScenario,
   nodeRulesPath,
@@ -21,7 +27,6 @@ import type {
   ClusterView,
   HookRowsView,
   IpvsNodeView,
-  LabDiagnostic,
   LabResult,
   PathSelection,
   RunView,
@@ -75,7 +80,7 @@ export function clusterOf(
   variant: string | undefined,
   manifests: string | undefined,
   mode?: KubeProxyMode,
-): { cluster: BuiltCluster | null; diagnostics: LabDiagnostic[]; probes: readonly ProbeDef[] } {
+): { cluster: BuiltCluster | null; diagnostics: Diagnostic[]; probes: readonly ProbeDef[] } {
   const resolved = resolveVariant(loaded.def, variant, mode);
   if ('error' in resolved) {
     return {

@@ -66,7 +66,7 @@ describe('kube-proxy modes', () => {
   it('refuses a byMode for a mode the scenario does not run in', () => {
     const text = MODES.replace('kubeProxyModes: [iptables, nftables]\n', '');
     const [e] = errorsOf(text);
-    expect(e?.path).toBe('probes.1.byMode.nftables');
+    expect(e?.field).toBe('probes.1.byMode.nftables');
     expect(e?.message).toContain('add nftables to kubeProxyModes (now iptables)');
   });
 

@@ -61,7 +61,7 @@ spec:
     expect(r.manifests.split('\n')).toHaveLength(text.split('\n').length);
     expect(r.manifests).not.toContain('NodeConfig');
     const bad = runLab({ scenario, variant: 'open', manifests: text });
-    const d = bad.diagnostics.find((x) => x.path.includes('ports'));
+    const d = bad.diagnostics.find((x) => x.field?.includes('ports'));
     expect(d?.line).toBe(text.split('\n').findIndex((l) => l.includes('99999')) + 1);
   });
 
@@ -86,7 +86,7 @@ spec:
   kubeProxy: { nodePortAdresses: [127.0.0.0/8] }
 `;
     const r = applyNodeConfigs(base.cluster, text);
-    expect(r.diagnostics.map((d) => [d.span.line, d.message.split(';')[0]])).toEqual([
+    expect(r.diagnostics.map((d) => [d.line, d.message.split(';')[0]])).toEqual([
       [6, "'nodePortAdresses' is not a kube-proxy setting the lab models"],
       [5, 'selects no node'],
     ]);

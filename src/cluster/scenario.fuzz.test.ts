@@ -10,19 +10,19 @@ import { clusterOf, runLab } from './lab.ts';
 import { loadScenario, type LoadedScenario } from './scenario.ts';
 import { MINI_SCENARIO } from './testing/mini-scenario.ts';
 import { clusterSettings } from './topology.ts';
-import type { LabDiagnostic } from './types.ts';
+import type { Diagnostic } from '../engine/index.ts';
 
 const LINES = MINI_SCENARIO.split('\n');
 
 /** Where a diagnostic is in the scenario file (manifest positions mapped), 0 when unplaced. */
-function fileLine(d: LabDiagnostic, s: LoadedScenario | null): number {
+function fileLine(d: Diagnostic, s: LoadedScenario | null): number {
   if (d.source === 'manifests' && s && d.line > 0)
     return s.manifestsBlock(undefined).line + d.line - 1;
   return d.line;
 }
 
 /** Everything the lab and `hookpath run` do with a scenario text. */
-function diagnosticsOf(text: string): { lines: number[]; all: LabDiagnostic[] } {
+function diagnosticsOf(text: string): { lines: number[]; all: Diagnostic[] } {
   const { scenario, diagnostics } = loadScenario(text);
   const built = scenario ? clusterOf(scenario, undefined, undefined).diagnostics : [];
   const all = [...diagnostics, ...built];
@@ -156,8 +156,8 @@ describe('manifest fuzzing', () => {
         const m = readManifests(t, settings);
         const count = t.split('\n').length;
         for (const d of m.diagnostics) {
-          expect(d.span.line).toBeGreaterThanOrEqual(0);
-          expect(d.span.line).toBeLessThanOrEqual(count);
+          expect(d.line).toBeGreaterThanOrEqual(0);
+          expect(d.line).toBeLessThanOrEqual(count);
           expect(d.message).not.toContain('undefined');
         }
       }),

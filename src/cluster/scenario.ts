@@ -8,8 +8,9 @@ import { scenarioProblems } from './scenario-checks.ts';
 import { lazyValidator, problemsOf } from './schema-check.ts';
 import type { ErrorObject } from 'ajv';
 import schema from './scenario.schema.json' with { type: 'json' };
-import { diagnosticAt } from './diagnostic.ts';
-import type { I18nText, LabDiagnostic } from './types.ts';
+import { placed } from './diagnostic.ts';
+import type { I18nText } from './types.ts';
+import type { Diagnostic } from '../engine/index.ts';
 
 export interface ProcessSpec {
   readonly name: string;
@@ -180,8 +181,8 @@ export interface LoadedScenario {
 
 const validator = lazyValidator(schema);
 
-const diag = (span: Span, path: string, message: string): LabDiagnostic =>
-  diagnosticAt('scenario', span, path, message);
+const diag = (span: Span, path: string, message: string): Diagnostic =>
+  placed('scenario', span, path, message);
 
 /**
  * A file that holds one YAML document (a scenario, an exercise): the document, or why not, with
@@ -190,9 +191,9 @@ const diag = (span: Span, path: string, message: string): LabDiagnostic =>
 export function readOneDocument(
   text: string,
   what: string,
-): { doc: SourceDoc | null; diagnostics: LabDiagnostic[] } {
+): { doc: SourceDoc | null; diagnostics: Diagnostic[] } {
   const stream = parseStream(text);
-  const diagnostics: LabDiagnostic[] = stream.problems.map((p) => diag(p.span, 'YAML', p.message));
+  const diagnostics: Diagnostic[] = stream.problems.map((p) => diag(p.span, 'YAML', p.message));
   const doc = stream.docs[0] ?? null;
   if (!doc) {
     if (!diagnostics.length) diagnostics.push(diag(NO_SPAN, '', `the ${what} file is empty`));
@@ -210,7 +211,7 @@ export function readOneDocument(
 }
 
 /** JSON Schema problems of a YAML document (a scenario, an exercise) as positioned diagnostics. */
-export function schemaDiagnostics(doc: SourceDoc, errors: readonly ErrorObject[]): LabDiagnostic[] {
+export function schemaDiagnostics(doc: SourceDoc, errors: readonly ErrorObject[]): Diagnostic[] {
   return problemsOf(errors, doc).map((p) => diag(p.span, p.field, p.message));
 }
 
@@ -239,7 +240,7 @@ export function loadScenario(
   options: { readonly validate?: boolean } = {},
 ): {
   scenario: LoadedScenario | null;
-  diagnostics: LabDiagnostic[];
+  diagnostics: Diagnostic[];
 } {
   const { doc, diagnostics } = readOneDocument(text, 'scenario');
   if (!doc) return { scenario: null, diagnostics };

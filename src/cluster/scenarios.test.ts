@@ -41,7 +41,7 @@ describe('scenarios/*.yaml', () => {
               expect(
                 built.diagnostics
                   .filter((d) => d.severity === 'error')
-                  .map((d) => `${d.path}: ${d.message}`),
+                  .map((d) => `${d.field}: ${d.message}`),
               ).toEqual([]);
             });
             for (const probe of built.probes) {

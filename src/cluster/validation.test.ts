@@ -7,14 +7,14 @@ import { checkProbe } from './expect.ts';
 import { clusterOf, runLab } from './lab.ts';
 import { loadScenario, type ProbeDef } from './scenario.ts';
 import { MINI_SCENARIO, miniWith } from './testing/mini-scenario.ts';
-import type { LabDiagnostic } from './types.ts';
+import type { Diagnostic } from '../engine/index.ts';
 
-function errors(text: string): LabDiagnostic[] {
+function errors(text: string): Diagnostic[] {
   return loadScenario(text).diagnostics.filter((d) => d.severity === 'error');
 }
 
 /** Errors of the scenario, then of its cluster as the first variant builds it. */
-function allErrors(text: string): LabDiagnostic[] {
+function allErrors(text: string): Diagnostic[] {
   const { scenario, diagnostics } = loadScenario(text);
   const built = scenario ? clusterOf(scenario, undefined, undefined).diagnostics : [];
   return [...diagnostics, ...built].filter((d) => d.severity === 'error');
@@ -119,7 +119,7 @@ describe("errors in a node's own rules are placed in the scenario file", () => {
     const [e] = allErrors(text);
     // The rule is line 3 of the block, which starts on line 12 with 8 spaces of indentation.
     expect(e).toMatchObject({ source: 'scenario', line: 14, column: 30 });
-    expect(e?.path).toBe('cluster.nodes.0.rules');
+    expect(e?.field).toBe('cluster.nodes.0.rules');
     expect(e?.message).toContain("node cp-1's rules: port '99999' is above 65535");
   });
 

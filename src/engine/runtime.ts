@@ -11,7 +11,8 @@ import {
 } from './ipvs/index.ts';
 import { cloneRuleState, newRuleState, type RuleState } from './match-context.ts';
 import { parseRuleset, type ParseResult } from './rules/parse.ts';
-import type { Diagnostic, Ruleset } from './rules/types.ts';
+import type { Diagnostic } from './diagnostic.ts';
+import type { Ruleset } from './rules/types.ts';
 import { parseNftRuleset } from './nft/parse.ts';
 import type { NftRuleset } from './nft/types.ts';
 

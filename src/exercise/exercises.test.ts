@@ -49,7 +49,9 @@ describe('exercises/*.yaml', () => {
         scenarios: SCENARIOS,
       });
       it('is a valid exercise', () => {
-        expect(diagnostics.map((d) => `${d.line}:${d.column} ${d.path}: ${d.message}`)).toEqual([]);
+        expect(diagnostics.map((d) => `${d.line}:${d.column} ${d.field}: ${d.message}`)).toEqual(
+          [],
+        );
         expect(exercise).not.toBeNull();
       });
       if (!exercise) return;

@@ -10,7 +10,7 @@ const GOAL = `- id: ssh
 
 const where = (text: string) =>
   loadExercise(text, { scenarios: SCENARIOS }).diagnostics.map(
-    (d) => `${d.line}:${d.column} ${d.path}: ${d.message}`,
+    (d) => `${d.line}:${d.column} ${d.field}: ${d.message}`,
   );
 
 const lineOf = (text: string, needle: string) =>
@@ -84,7 +84,7 @@ spec:
 `;
   it('host rules and kube-proxy settings only when the exercise allows them', () => {
     expect(
-      editabilityProblems(nodeConfig, ['manifests']).map((d) => [d.line, d.path, d.message]),
+      editabilityProblems(nodeConfig, ['manifests']).map((d) => [d.line, d.field, d.message]),
     ).toEqual([
       [
         7,

@@ -16,9 +16,9 @@ import {
   type ClusterSpec,
 } from '../cluster/scenario.ts';
 import scenarioSchema from '../cluster/scenario.schema.json' with { type: 'json' };
-import type { LabDiagnostic } from '../cluster/types.ts';
+import type { Diagnostic } from '../engine/index.ts';
 import type { Span } from '../kube/manifests/yaml-source.ts';
-import { diagnosticAt } from '../cluster/diagnostic.ts';
+import { placed } from '../cluster/diagnostic.ts';
 import schema from './exercise.schema.json' with { type: 'json' };
 import type { Editable, ExerciseDef, GoalDef, StepMatch } from './types.ts';
 
@@ -87,8 +87,8 @@ function validate(value: unknown) {
     });
 }
 
-const diag = (span: Span, path: string, message: string): LabDiagnostic =>
-  diagnosticAt('scenario', span, path, message);
+const diag = (span: Span, path: string, message: string): Diagnostic =>
+  placed('scenario', span, path, message);
 
 export const PLACEHOLDERS = ['$from', '$from-node', '$to-node'] as const;
 
@@ -104,7 +104,7 @@ function stepHosts(s: StepMatch): string[] {
 }
 
 function goalChecks(goals: readonly GoalDef[], at: (p: (string | number)[]) => Span) {
-  const out: LabDiagnostic[] = [];
+  const out: Diagnostic[] = [];
   const seen = new Set<string>();
   goals.forEach((g, i) => {
     if (seen.has(g.id))
@@ -151,7 +151,7 @@ function resolveStart(
   def: ExerciseDef,
   opts: LoadOptions,
   at: (p: (string | number)[]) => Span,
-): { start: StartState | null; diagnostics: LabDiagnostic[] } {
+): { start: StartState | null; diagnostics: Diagnostic[] } {
   const s = def.start;
   const editable = s.editable ?? ['manifests'];
   const fail = (field: 'scenario' | 'variant', message: string) => ({
@@ -197,7 +197,7 @@ function resolveStart(
 export function loadExercise(
   text: string,
   opts: LoadOptions = {},
-): { exercise: LoadedExercise | null; diagnostics: LabDiagnostic[] } {
+): { exercise: LoadedExercise | null; diagnostics: Diagnostic[] } {
   const { doc, diagnostics } = readOneDocument(text, 'exercise');
   if (!doc) return { exercise: null, diagnostics };
   if (opts.validate !== false) diagnostics.push(...schemaDiagnostics(doc, validate(doc.value)));

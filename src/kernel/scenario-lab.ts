@@ -49,7 +49,7 @@ export function scenarioCases(dir: string): ScenarioCase[] {
     const { scenario, diagnostics } = loadScenario(readFileSync(join(dir, file), 'utf8'));
     const errors = diagnostics
       .filter((d) => d.severity === 'error')
-      .map((d) => `${d.path}: ${d.message}`);
+      .map((d) => `${d.field ?? ''}: ${d.message}`);
     if (!scenario) return { file, errors, variants: [] };
     const ids = scenario.def.variants?.length
       ? scenario.def.variants.map((v) => v.id)
@@ -63,7 +63,7 @@ export function scenarioCases(dir: string): ScenarioCase[] {
           cluster: built.cluster,
           errors: built.diagnostics
             .filter((d) => d.severity === 'error')
-            .map((d) => `${d.path}: ${d.message}`),
+            .map((d) => `${d.field ?? ''}: ${d.message}`),
           probes: built.probes,
         };
       }),
