@@ -5,8 +5,8 @@
 import {
   diagnosticAt,
   formatDiagnostic,
+  hostProblemText,
   type Diagnostic,
-  type HostProblem,
   type HostSpec,
 } from '../engine/index.ts';
 import { parseStream, type SourceDoc } from '../kube/manifests/yaml-source.ts';
@@ -38,7 +38,7 @@ function fieldPath(field: string): (string | number)[] {
 export interface LoadedHost {
   readonly spec: HostSpec;
   /** Places an engine problem of this host (`interfaces[0].addresses[1]`) in the file. */
-  readonly place: (p: HostProblem) => string;
+  readonly place: (p: Diagnostic) => string;
 }
 
 export function loadHostFile(file: string, text: string): LoadedHost {
@@ -71,7 +71,9 @@ export function loadHostFile(file: string, text: string): LoadedHost {
     spec: { ...value, name: value.name ?? 'host' },
     place: (p) =>
       formatDiagnostic(
-        diagnosticAt(doc.span(fieldPath(p.field)), p.message, { field: p.field }),
+        diagnosticAt(doc.span(fieldPath(p.field ?? '')), hostProblemText(p), {
+          field: p.field ?? '',
+        }),
         file,
       ),
   };

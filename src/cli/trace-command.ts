@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import {
   buildNetwork,
   enumerateOutcomes,
+  hostProblemText,
   ipFamily,
   outcomeKey,
   parseRuleset,
@@ -97,7 +98,11 @@ export function hostTraceCommand(argv: string[], io: CliIo): number {
     const place = host?.place;
     throw new LocatedErrors(
       problems
-        .map((p) => (place ? place(p) : `hookpath: host ${p.host}: ${p.field}: ${p.message}`))
+        .map((p) =>
+          place
+            ? place(p)
+            : `hookpath: host ${p.source ?? ''}: ${p.field ?? ''}: ${hostProblemText(p)}`,
+        )
         .join('\n'),
     );
   }

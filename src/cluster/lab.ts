@@ -5,6 +5,7 @@
 import {
   buildNetwork,
   enumerateOutcomes,
+  hostProblemText,
   type Diagnostic,
   type Network,
   type ProbeSpec,
@@ -244,7 +245,9 @@ export function networkOf(c: BuiltCluster): Network | { problems: string } {
   if (!n) {
     const built = buildNetwork(c.network);
     n = built.network ?? {
-      problems: built.problems.map((p) => `${p.host}: ${p.field}: ${p.message}`).join('; '),
+      problems: built.problems
+        .map((p) => `${p.source ?? ''}: ${p.field ?? ''}: ${hostProblemText(p)}`)
+        .join('; '),
     };
     networkCache.set(c, n);
   }

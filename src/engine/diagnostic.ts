@@ -88,6 +88,11 @@ export function diagnosticAt(
   return d;
 }
 
+/** An error in a field of a spec (`interfaces[0].addresses[1]`), which has no place in a text. */
+export function fieldError(field: string, message: string): Diagnostic {
+  return { severity: 'error', line: 0, column: 0, field, message };
+}
+
 /**
  * The terminal's line for a problem: `file:line:column: severity: field: message`, the hint on
  * a line of its own. `file` names the text (default: the diagnostic's own `source`); a problem
