@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { formatDiagnostic, type Diagnostic } from '../engine/index.ts';
+import { formatDiagnostic, type Diagnostic, valueOf } from '../engine/index.ts';
 import { inFile, type BlockAt } from './diagnostics.ts';
 import {
   checkAnswer,
@@ -167,13 +167,12 @@ export function exerciseCommand(
   const lang: Lang = values.lang === 'zh' ? 'zh' : 'en';
   if (values.lang !== undefined && values.lang !== 'en' && values.lang !== 'zh')
     throw new UsageError(`--lang is en or zh, not '${values.lang}'`);
-  const { exercise, diagnostics } = loadExercise(
-    readInput(file, 'the exercise file', FILE_LIMITS.yaml),
-    {
-      id: basename(file).replace(/\.ya?ml$/, ''),
-      scenarios: scenariosFor(file),
-    },
-  );
+  const exerciseRead = loadExercise(readInput(file, 'the exercise file', FILE_LIMITS.yaml), {
+    id: basename(file).replace(/\.ya?ml$/, ''),
+    scenarios: scenariosFor(file),
+  });
+  const exercise = valueOf(exerciseRead);
+  const { diagnostics } = exerciseRead;
   for (const d of diagnostics) printDiag(err, file, d);
   if (!exercise) {
     err.write(`${file}: not a valid exercise (see above)\n`);

@@ -10,7 +10,13 @@ import {
 } from '../cluster/scenario.ts';
 import type { BuiltCluster } from '../cluster/topology.ts';
 import { IPVS_DEPRECATION, IPVS_MODELLED } from '../kube/ipvs/index.ts';
-import { enumerateOutcomes, ipvsadmSave, simulate, type Diagnostic } from '../engine/index.ts';
+import {
+  enumerateOutcomes,
+  ipvsadmSave,
+  simulate,
+  type Diagnostic,
+  valueOf,
+} from '../engine/index.ts';
 import type { CliIo } from './cli.ts';
 import { FILE_LIMITS, readInput } from './files.ts';
 import { diagnosticLines } from './diagnostics.ts';
@@ -34,7 +40,9 @@ export function load(file: string | undefined, io: CliIo): LoadedScenario {
   if (file === undefined)
     throw new UsageError('give a scenario file, e.g. scenarios/vip22-sshd-or-service.yaml');
   const text = readInput(file, 'the scenario file', FILE_LIMITS.yaml);
-  const { scenario, diagnostics } = loadScenario(text);
+  const scenarioRead = loadScenario(text);
+  const scenario = valueOf(scenarioRead);
+  const { diagnostics } = scenarioRead;
   const lines = scenarioLines(file, diagnostics, scenario, undefined);
   if (!scenario)
     throw new LocatedErrors([...lines, `${file}: not a valid scenario (see above)`].join('\n'));

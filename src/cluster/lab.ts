@@ -256,8 +256,10 @@ export function networkOf(c: BuiltCluster): Network | { problems: string } {
 
 // eslint-disable-next-line max-lines-per-function -- the lab's one entry, a call per step: load, build, run each probe, check
 export function runLab(input: LabInput): LabResult {
-  const { scenario, diagnostics } = loadCached(input.scenario, input.validate !== false);
-  if (!scenario) return { ok: false, diagnostics, ...EMPTY };
+  const read = loadCached(input.scenario, input.validate !== false);
+  const { diagnostics } = read;
+  if (!read.ok) return { ok: false, diagnostics, ...EMPTY };
+  const scenario = read.value;
   const built = clusterOf(scenario, input.variant, input.manifests, input.mode);
   const all = [...diagnostics, ...built.diagnostics];
   const cluster = built.cluster;

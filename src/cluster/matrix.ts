@@ -171,9 +171,10 @@ function computeCell(
 
 /** Lays out the matrix of a scenario variant; its cells are computed one by one with `cell`. */
 export function openMatrix(input: MatrixInput): MatrixOpen {
-  const { scenario, diagnostics } = loadCached(input.scenario, input.validate !== false);
-  if (!scenario) return { ok: false, diagnostics };
-  const built = clusterOf(scenario, input.variant, input.manifests, input.mode);
+  const read = loadCached(input.scenario, input.validate !== false);
+  if (!read.ok) return { ok: false, diagnostics: read.diagnostics };
+  const { diagnostics } = read;
+  const built = clusterOf(read.value, input.variant, input.manifests, input.mode);
   const all = [...diagnostics, ...built.diagnostics];
   const c = built.cluster;
   if (!c || all.some((d) => d.severity === 'error')) return { ok: false, diagnostics: all };

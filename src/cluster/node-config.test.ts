@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { valueOf } from '../engine/index.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runLab } from './lab.ts';
@@ -9,7 +10,7 @@ const scenario = readFileSync(
   join(import.meta.dirname, '../../scenarios/nodeport-close-on-core-nodes.yaml'),
   'utf8',
 );
-const loaded = loadScenario(scenario).scenario;
+const loaded = valueOf(loadScenario(scenario));
 const base = resolveVariant(loaded!.def, 'open') as { cluster: ClusterSpec; manifests: string };
 
 const GUARD = `apiVersion: lab.hookpath.io/v1

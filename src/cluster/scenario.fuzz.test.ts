@@ -10,7 +10,7 @@ import { clusterOf, runLab } from './lab.ts';
 import { loadScenario, type LoadedScenario } from './scenario.ts';
 import { MINI_SCENARIO } from './testing/mini-scenario.ts';
 import { clusterSettings } from './topology.ts';
-import type { Diagnostic } from '../engine/index.ts';
+import { valueOf, type Diagnostic } from '../engine/index.ts';
 
 const LINES = MINI_SCENARIO.split('\n');
 
@@ -23,7 +23,9 @@ function fileLine(d: Diagnostic, s: LoadedScenario | null): number {
 
 /** Everything the lab and `hookpath run` do with a scenario text. */
 function diagnosticsOf(text: string): { lines: number[]; all: Diagnostic[] } {
-  const { scenario, diagnostics } = loadScenario(text);
+  const scenarioRead = loadScenario(text);
+  const scenario = valueOf(scenarioRead);
+  const { diagnostics } = scenarioRead;
   const built = scenario ? clusterOf(scenario, undefined, undefined).diagnostics : [];
   const all = [...diagnostics, ...built];
   return { lines: all.map((d) => fileLine(d, scenario)), all };
@@ -138,9 +140,9 @@ describe('scenario fuzzing', () => {
 
 describe('manifest fuzzing', () => {
   const settings = clusterSettings(
-    (loadScenario(MINI_SCENARIO).scenario as LoadedScenario).def.cluster,
+    (valueOf(loadScenario(MINI_SCENARIO)) as LoadedScenario).def.cluster,
   );
-  const MANIFESTS = (loadScenario(MINI_SCENARIO).scenario as LoadedScenario).def.manifests;
+  const MANIFESTS = (valueOf(loadScenario(MINI_SCENARIO)) as LoadedScenario).def.manifests;
 
   it('any text, and mutated manifests, never throw; positions stay inside the text', () => {
     const text = fc.oneof(

@@ -10,7 +10,7 @@ import type { ErrorObject } from 'ajv';
 import schema from './scenario.schema.json' with { type: 'json' };
 import { placed } from './diagnostic.ts';
 import type { I18nText } from './types.ts';
-import type { Diagnostic } from '../engine/index.ts';
+import { hasErrors, type Diagnostic, type Result } from '../engine/index.ts';
 
 export interface ProcessSpec {
   readonly name: string;
@@ -234,32 +234,30 @@ export function blockStart(
   return { line: first, indent: 0 };
 }
 
-/** Reads a scenario file. On errors, `scenario` is null and diagnostics say where. */
+/** Reads a scenario file. On errors, the result fails and its diagnostics say where. */
 export function loadScenario(
   text: string,
   options: { readonly validate?: boolean } = {},
-): {
-  scenario: LoadedScenario | null;
-  diagnostics: Diagnostic[];
-} {
+): Result<LoadedScenario> {
   const { doc, diagnostics } = readOneDocument(text, 'scenario');
-  if (!doc) return { scenario: null, diagnostics };
+  if (!doc) return { ok: false, diagnostics };
   if (options.validate !== false) {
     const v = validator();
     if (!v(doc.value)) diagnostics.push(...schemaDiagnostics(doc, v.errors ?? []));
   }
-  if (diagnostics.some((d) => d.severity === 'error')) return { scenario: null, diagnostics };
+  if (hasErrors(diagnostics)) return { ok: false, diagnostics };
   const def = doc.value as ScenarioDef;
   const checkable = Array.isArray((def as Partial<ScenarioDef>).cluster?.nodes);
   for (const p of checkable ? scenarioProblems(def) : [])
     diagnostics.push(diag(doc.span(p.path), p.path.join('.'), p.message));
-  if (diagnostics.some((d) => d.severity === 'error')) return { scenario: null, diagnostics };
+  if (hasErrors(diagnostics)) return { ok: false, diagnostics };
   // Split only for a position (a 5,000-Service scenario is 140,000 lines).
   let lines: string[] | null = null;
   const blockAt = (path: readonly (string | number)[]) =>
     blockStart((lines ??= text.split('\n')), doc.span(path));
   return {
-    scenario: {
+    ok: true,
+    value: {
       def,
       // Positions come from composing the file with `yaml`: only when a message needs one.
       get manifestsAt() {

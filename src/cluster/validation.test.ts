@@ -7,7 +7,7 @@ import { checkProbe } from './expect.ts';
 import { clusterOf, runLab } from './lab.ts';
 import { loadScenario, type ProbeDef } from './scenario.ts';
 import { MINI_SCENARIO, miniWith } from './testing/mini-scenario.ts';
-import type { Diagnostic } from '../engine/index.ts';
+import { valueOf, type Diagnostic } from '../engine/index.ts';
 
 function errors(text: string): Diagnostic[] {
   return loadScenario(text).diagnostics.filter((d) => d.severity === 'error');
@@ -15,7 +15,9 @@ function errors(text: string): Diagnostic[] {
 
 /** Errors of the scenario, then of its cluster as the first variant builds it. */
 function allErrors(text: string): Diagnostic[] {
-  const { scenario, diagnostics } = loadScenario(text);
+  const scenarioRead = loadScenario(text);
+  const scenario = valueOf(scenarioRead);
+  const { diagnostics } = scenarioRead;
   const built = scenario ? clusterOf(scenario, undefined, undefined).diagnostics : [];
   return [...diagnostics, ...built].filter((d) => d.severity === 'error');
 }
@@ -69,7 +71,7 @@ describe('service CIDR', () => {
       '  ---\n  apiVersion: apps/v1',
       '  ---\n  apiVersion: v1\n  kind: Service\n  metadata: { name: api }\n  spec:\n    type: NodePort\n    selector: { app: web }\n    ports: [{ port: 443, targetPort: 8080 }]\n  ---\n  apiVersion: apps/v1',
     );
-    const { scenario } = loadScenario(text);
+    const scenario = valueOf(loadScenario(text));
     if (!scenario) throw new Error('scenario');
     const built = clusterOf(scenario, undefined, undefined);
     const web = built.cluster?.model.services.find((s) => s.name === 'web');
@@ -189,8 +191,8 @@ describe('the lab says when not every branch was computed', () => {
       { length: 10 },
       () => '        -A PREROUTING -m statistic --mode random --probability 0.5',
     ).join('\n');
-    const { scenario } = loadScenario(
-      miniWith('        -A PREROUTING -p tcp --dport 22 -j ACCEPT', flips),
+    const scenario = valueOf(
+      loadScenario(miniWith('        -A PREROUTING -p tcp --dport 22 -j ACCEPT', flips)),
     );
     if (!scenario) throw new Error('scenario');
     const built = clusterOf(scenario, undefined, undefined);

@@ -37,7 +37,9 @@ export interface Diagnostic {
 
 /**
  * What a reader returns: the value when it could be read, and every problem found either way
- * (warnings come with a value too). `ok` is false exactly when a diagnostic is an error.
+ * (warnings come with a value too). When `ok` is false there is no value and a diagnostic says
+ * why. Readers that keep what they could read of a broken text (the rule parsers: the editor
+ * and the own-host importer show it) return that beside their diagnostics instead.
  */
 export type Result<T> =
   | { readonly ok: true; readonly value: T; readonly diagnostics: readonly Diagnostic[] }
@@ -48,6 +50,11 @@ export function resultOf<T>(value: T | null, diagnostics: readonly Diagnostic[])
   return value === null || hasErrors(diagnostics)
     ? { ok: false, diagnostics }
     : { ok: true, value, diagnostics };
+}
+
+/** The value of a result, or null when it failed. */
+export function valueOf<T>(r: Result<T>): T | null {
+  return r.ok ? r.value : null;
 }
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {

@@ -7,7 +7,14 @@ export { parseRuleset, emptyRuleset } from './rules/parse.ts';
 export type { ParseResult, ParseOptions } from './rules/parse.ts';
 export { serializeRuleset } from './rules/serialize.ts';
 export type { Chain, Hook, Rule, Ruleset, Table, TableName } from './rules/types.ts';
-export { diagnosticAt, fieldError, formatDiagnostic, hasErrors, resultOf } from './diagnostic.ts';
+export {
+  diagnosticAt,
+  fieldError,
+  formatDiagnostic,
+  hasErrors,
+  resultOf,
+  valueOf,
+} from './diagnostic.ts';
 export type { Diagnostic, Result, Severity, SourceSpan } from './diagnostic.ts';
 export { BUILTIN_CHAINS, TABLES } from './rules/types.ts';
 export type {

@@ -103,7 +103,6 @@ export function checkInput(input: CheckInput): ExerciseReport {
     if (cache.size > 8) cache.clear();
     cache.set(key, loaded);
   }
-  if (!loaded.exercise)
-    return { ok: false, diagnostics: loaded.diagnostics, goals: [], solved: false };
-  return checkAnswer(loaded.exercise, input.answer);
+  if (!loaded.ok) return { ok: false, diagnostics: loaded.diagnostics, goals: [], solved: false };
+  return checkAnswer(loaded.value, input.answer);
 }

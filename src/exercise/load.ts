@@ -16,7 +16,7 @@ import {
   type ClusterSpec,
 } from '../cluster/scenario.ts';
 import scenarioSchema from '../cluster/scenario.schema.json' with { type: 'json' };
-import type { Diagnostic } from '../engine/index.ts';
+import { valueOf, type Diagnostic, type Result } from '../engine/index.ts';
 import type { Span } from '../kube/manifests/yaml-source.ts';
 import { placed } from '../cluster/diagnostic.ts';
 import schema from './exercise.schema.json' with { type: 'json' };
@@ -168,7 +168,7 @@ function resolveStart(
         'scenario',
         `no scenario '${s.scenario}'; scenarios are ${Object.keys(known).sort().join(', ') || 'none'}`,
       );
-    const loaded = loadScenario(text, { validate: false }).scenario;
+    const loaded = valueOf(loadScenario(text, { validate: false }));
     if (!loaded) return fail('scenario', `scenario '${s.scenario}' does not load`);
     const resolved = resolveVariant(loaded.def, s.variant);
     if ('error' in resolved) return fail('variant', resolved.error);
@@ -193,24 +193,22 @@ function resolveStart(
   };
 }
 
-/** Reads an exercise file. On errors, `exercise` is null and diagnostics say where. */
-export function loadExercise(
-  text: string,
-  opts: LoadOptions = {},
-): { exercise: LoadedExercise | null; diagnostics: Diagnostic[] } {
+/** Reads an exercise file. On errors, the result fails and its diagnostics say where. */
+export function loadExercise(text: string, opts: LoadOptions = {}): Result<LoadedExercise> {
   const { doc, diagnostics } = readOneDocument(text, 'exercise');
-  if (!doc) return { exercise: null, diagnostics };
+  if (!doc) return { ok: false, diagnostics };
   if (opts.validate !== false) diagnostics.push(...schemaDiagnostics(doc, validate(doc.value)));
-  if (diagnostics.length) return { exercise: null, diagnostics };
+  if (diagnostics.length) return { ok: false, diagnostics };
   const def = doc.value as ExerciseDef;
   const at = (p: (string | number)[]) => doc.span(p);
   diagnostics.push(...goalChecks(def.goals, at));
   const { start, diagnostics: startProblems } = resolveStart(def, opts, at);
   diagnostics.push(...startProblems);
-  if (diagnostics.length || !start) return { exercise: null, diagnostics };
+  if (diagnostics.length || !start) return { ok: false, diagnostics };
   const lines = text.split('\n');
   return {
-    exercise: {
+    ok: true,
+    value: {
       id: def.id ?? opts.id ?? 'exercise',
       def,
       start,

@@ -7,7 +7,13 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Choice, NetworkSpec, Outcome, TraceEvent } from '../engine/index.ts';
+import {
+  valueOf,
+  type Choice,
+  type NetworkSpec,
+  type Outcome,
+  type TraceEvent,
+} from '../engine/index.ts';
 import { answeredByMatches } from '../cluster/expect.ts';
 import { clusterOf, probeFor } from '../cluster/lab.ts';
 import {
@@ -46,7 +52,9 @@ export function scenarioCases(dir: string): ScenarioCase[] {
     .filter((f) => f.endsWith('.yaml'))
     .sort();
   return files.map((file) => {
-    const { scenario, diagnostics } = loadScenario(readFileSync(join(dir, file), 'utf8'));
+    const read = loadScenario(readFileSync(join(dir, file), 'utf8'));
+    const scenario = valueOf(read);
+    const { diagnostics } = read;
     const errors = diagnostics
       .filter((d) => d.severity === 'error')
       .map((d) => `${d.field ?? ''}: ${d.message}`);

@@ -62,9 +62,9 @@ export function openExercise(
   scenarios: Readonly<Record<string, string>>,
   opts: { readonly validate: boolean },
 ): { opened: OpenedExercise } | { diagnostics: readonly Diagnostic[] } {
-  const { exercise, diagnostics } = loadExercise(text, { id, scenarios, validate: opts.validate });
-  if (!exercise) return { diagnostics };
-  const { def, start } = exercise;
+  const read = loadExercise(text, { id, scenarios, validate: opts.validate });
+  if (!read.ok) return { diagnostics: read.diagnostics };
+  const { def, start } = read.value;
   const scenario: ScenarioDef = {
     title: def.title,
     // The task panel shows the task; the header stays short.
