@@ -72,8 +72,8 @@ spec:
     const line = text.split('\n').findIndex((l) => l.includes('--bogus')) + 1;
     expect(r.diagnostics).toHaveLength(1);
     expect(r.diagnostics[0]).toMatchObject({
-      span: { line },
-      path: 'NodeConfig nodeport-guard: spec.rules',
+      line,
+      field: 'NodeConfig nodeport-guard: spec.rules',
     });
     expect(r.applied).toEqual([]);
   });

@@ -25,31 +25,31 @@ function allErrors(text: string): Diagnostic[] {
 describe('addresses and prefixes', () => {
   it('a /33 prefix is refused at its place', () => {
     const [e] = errors(miniWith('lan: 192.168.50.0/24', 'lan: 192.168.50.0/33'));
-    expect(e).toMatchObject({ line: 4, column: 8, path: 'cluster.lan' });
+    expect(e).toMatchObject({ line: 4, column: 8, field: 'cluster.lan' });
     expect(e?.message).toContain('/33 is not a prefix length; an IPv4 prefix is /0 to /32');
   });
 
   it('octets above 255 are refused', () => {
     const [e] = errors(miniWith('ip: 192.168.50.39', 'ip: 192.168.50.390'));
-    expect(e).toMatchObject({ line: 17, path: 'cluster.nodes.1.ip' });
+    expect(e).toMatchObject({ line: 17, field: 'cluster.nodes.1.ip' });
     expect(e?.message).toContain('not an IPv4 address');
   });
 
   it('two nodes with the same IP: the second is refused and the first is named', () => {
     const [e] = errors(miniWith('ip: 192.168.50.39', 'ip: 192.168.50.38'));
-    expect(e).toMatchObject({ line: 17, column: 11, path: 'cluster.nodes.1.ip' });
+    expect(e).toMatchObject({ line: 17, column: 11, field: 'cluster.nodes.1.ip' });
     expect(e?.message).toContain('192.168.50.38 is already the address of node cp-1');
   });
 
   it('a client and a node with one name are refused', () => {
     const [e] = errors(miniWith('name: laptop', 'name: worker-1'));
-    expect(e).toMatchObject({ line: 19, path: 'cluster.clients.0.name' });
+    expect(e).toMatchObject({ line: 19, field: 'cluster.clients.0.name' });
     expect(e?.message).toContain('already the node at cluster.nodes.1.name');
   });
 
   it('a listening port out of range is refused', () => {
     const [e] = errors(miniWith('0.0.0.0:22', '0.0.0.0:99999'));
-    expect(e).toMatchObject({ line: 10, path: 'cluster.nodes.0.processes.0.listen' });
+    expect(e).toMatchObject({ line: 10, field: 'cluster.nodes.0.processes.0.listen' });
     expect(e?.message).toContain('the port must be 1 to 65535');
   });
 });
@@ -57,7 +57,7 @@ describe('addresses and prefixes', () => {
 describe('service CIDR', () => {
   it('/32 leaves nothing to allocate: refused at the field, not Services silently dropped', () => {
     const [e] = errors(miniWith('serviceCIDR: 10.96.0.0/12', 'serviceCIDR: 10.96.0.0/32'));
-    expect(e).toMatchObject({ line: 5, column: 16, path: 'cluster.serviceCIDR' });
+    expect(e).toMatchObject({ line: 5, column: 16, field: 'cluster.serviceCIDR' });
     expect(e?.message).toContain('leaves no ClusterIP to allocate');
   });
 
@@ -81,7 +81,7 @@ describe('service CIDR', () => {
     expect(e).toMatchObject({
       source: 'manifests',
       line: 11,
-      path: 'Service default/api: metadata.name',
+      field: 'Service default/api: metadata.name',
     });
     expect(e?.message).toContain(
       'no ClusterIP is left for this Service in the service CIDR 10.96.0.0/30',
@@ -98,7 +98,7 @@ describe('names', () => {
     ['Cp-1', "'C' (U+0043) at character 1; write 'c' instead"],
   ])('a node named %j says which character and which rule', (name, what) => {
     const [e] = errors(miniWith('name: cp-1', `name: "${name}"`));
-    expect(e).toMatchObject({ line: 7, path: 'cluster.nodes.0.name' });
+    expect(e).toMatchObject({ line: 7, field: 'cluster.nodes.0.name' });
     expect(e?.message).toContain(what);
     expect(e?.message).toContain('a node name is an RFC 1123 DNS subdomain');
     expect(e?.message).not.toContain('undefined');

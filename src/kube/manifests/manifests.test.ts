@@ -109,7 +109,7 @@ describe('readManifests', () => {
     const e = m.diagnostics.find((d) => d.field?.endsWith('targetPort'));
     expect(e).toMatchObject({
       severity: 'warning',
-      path: 'Service default/web: spec.ports[0].targetPort',
+      field: 'Service default/web: spec.ports[0].targetPort',
       message:
         "'www' is not a port name of any container selected by app=nettest; this port has no endpoints",
     });
