@@ -19,7 +19,7 @@ import { importIpset } from './ipset-save.ts';
 import { importIpvsadm, type IpvsLines } from './ipvsadm.ts';
 import { readNft, readXtables } from './rules-dump.ts';
 import type { DumpKind, DumpReport, FieldProblem, OwnDump, OwnExtras, OwnNote } from './types.ts';
-import { OWN_HOST } from './types.ts';
+import { OWN_HOST, formError } from './types.ts';
 
 /** Where each part of the spec came from, to place the engine's problems in the dumps. */
 export interface Origins {
@@ -179,10 +179,12 @@ export function buildOwnHost(
     const addrs = addressesField(extras.addresses, problems);
     if (addrs.length) ifaces.set('eth0', addrs);
     else if (!problems.length && tracing)
-      problems.push({
-        field: 'addresses',
-        message: "give the host's addresses (no ip -j addr dump was given), e.g. 192.168.50.38/24",
-      });
+      problems.push(
+        formError(
+          'addresses',
+          "give the host's addresses (no ip -j addr dump was given), e.g. 192.168.50.38/24",
+        ),
+      );
   }
   if (!acc.sawRoute) routes.push(...gatewayField(extras.gateway, problems));
   const interfaces: InterfaceSpec[] = [...ifaces].map(([name, addrs]) =>

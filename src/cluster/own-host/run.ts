@@ -17,7 +17,7 @@ import type { IpvsNodeView, LabResult, RunView } from '../types.ts';
 import { buildOwnHost, type BuiltHost } from './build.ts';
 import { probeOf } from './probe.ts';
 import type { DumpReport, FieldProblem, OwnHostInput, OwnHostResult } from './types.ts';
-import { OWN_HOST } from './types.ts';
+import { OWN_HOST, formError } from './types.ts';
 
 /** An engine problem of the host, put in the dump it came from (or on the form). */
 function place(
@@ -59,7 +59,7 @@ function place(
     add(origin.dump, { severity: 'error', line: origin.line, column: 1, message: p.message })
   )
     return;
-  problems.push({ field: 'host', message: `${field}: ${hostProblemText(p)}` });
+  problems.push(formError('host', `${field}: ${hostProblemText(p)}`));
 }
 
 function withExtra(reports: readonly DumpReport[], extra: Map<string, Diagnostic[]>): DumpReport[] {

@@ -3,7 +3,7 @@
  * (iptables-save, nft list ruleset, ip -j addr, ip -j route, ipset save, ipvsadm -Ln), built into one host and
  * traced. Pure data: it crosses the Web Worker boundary as is.
  */
-import type { Diagnostic } from '../../engine/index.ts';
+import { fieldError, type Diagnostic } from '../../engine/index.ts';
 import type { LabResult } from '../types.ts';
 
 /** Which tool printed a dump. */
@@ -95,10 +95,17 @@ export interface OwnHostInput {
   readonly packet: OwnPacket | null;
 }
 
-/** A problem in one of the form's fields. */
-export interface FieldProblem {
-  readonly field: keyof OwnExtras | `packet.${keyof OwnPacket}` | 'host';
-  readonly message: string;
+/** One of the form's fields. */
+export type FormField = keyof OwnExtras | `packet.${keyof OwnPacket}` | 'host';
+
+/**
+ * A problem in one of the form's fields: the engine's Diagnostic, narrowed so that its `field`
+ * is a field of the form (the form shows it beside that field; it has no line and column).
+ */
+export type FieldProblem = Diagnostic & { readonly field: FormField };
+
+export function formError(field: FormField, message: string): FieldProblem {
+  return { ...fieldError(field, message), field };
 }
 
 export interface OwnHostResult {
