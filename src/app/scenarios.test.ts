@@ -3,6 +3,7 @@
  * read it, the diagram can lay it out (finite coordinates, every host on the path drawn), and
  * every explanation key the trace uses has text in both languages.
  */
+import { valueOf } from '../engine/index.ts';
 import { labView } from './worker/view.ts';
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -24,7 +25,7 @@ describe.each(files)('scenario %s in the lab', (file) => {
   const entry = readScenario(file.replace(/\.yaml$/, ''), text);
   const variants = [null, ...entry.variants.map((v) => v.id)];
   // Every kube-proxy mode the scenario runs in (kubeProxyModes).
-  const loaded = loadScenario(text).scenario;
+  const loaded = valueOf(loadScenario(text));
   const modes = loaded ? scenarioModes(loaded.def) : [];
   const cases = (modes.length ? modes : [undefined]).flatMap((mode) =>
     variants.map((variant) => [variant, mode] as const),

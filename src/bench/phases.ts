@@ -6,7 +6,7 @@
  *   node phases.js SERVICES REPLICAS
  */
 import { readFileSync } from 'node:fs';
-import { enumerateOutcomes, parseRuleset } from '../engine/index.ts';
+import { enumerateOutcomes, parseRuleset, valueOf } from '../engine/index.ts';
 import { loadScenario, resolveVariant } from '../cluster/scenario.ts';
 import { networkOf, probeFor, runLab } from '../cluster/lab.ts';
 import { buildClusterFromModel, clusterSettings } from '../cluster/topology.ts';
@@ -34,7 +34,7 @@ function time<T>(name: string, f: () => T): T {
   return v;
 }
 
-const loaded = time('scenario', () => loadScenario(scenarioText, { validate: false }).scenario);
+const loaded = time('scenario', () => valueOf(loadScenario(scenarioText, { validate: false })));
 if (!loaded) throw new Error('the scenario does not load');
 const resolved = resolveVariant(loaded.def);
 if ('error' in resolved) throw new Error(resolved.error);

@@ -6,6 +6,7 @@
  *   node node_modules/.cache/hookpath-bench-manifests/read-manifests.js SERVICES REPLICAS
  * `mainThread` is the main thread's share (Linux): the rest is the collector's and compiler's.
  */
+import { valueOf } from '../engine/index.ts';
 import { readFileSync } from 'node:fs';
 import { loadScenario, resolveVariant } from '../cluster/scenario.ts';
 import { clusterSettings } from '../cluster/topology.ts';
@@ -16,7 +17,7 @@ import { bigManifests } from './big-manifests.ts';
 const services = Number(process.argv[2] ?? 5000);
 const replicas = Number(process.argv[3] ?? 1);
 const scenarioText = readFileSync('scenarios/vip22-sshd-or-service.yaml', 'utf8');
-const loaded = loadScenario(scenarioText, { validate: false }).scenario;
+const loaded = valueOf(loadScenario(scenarioText, { validate: false }));
 if (!loaded) throw new Error('the scenario does not load');
 const resolved = resolveVariant(loaded.def);
 if ('error' in resolved) throw new Error(resolved.error);

@@ -3,6 +3,7 @@
  * (with its schema), then per kube-proxy mode the cluster, its network and the probes' walks.
  * CPU times (this process, all its threads).   node run-phases.js FILE
  */
+import { valueOf } from '../engine/index.ts';
 import { readFileSync } from 'node:fs';
 import { clusterOf, networkOf } from '../cluster/lab.ts';
 import { checkProbe } from '../cluster/expect.ts';
@@ -21,7 +22,7 @@ function time<T>(name: string, f: () => T): T {
   return v;
 }
 const text = readFileSync(process.argv[2] as string, 'utf8');
-const loaded = time('load', () => loadScenario(text).scenario);
+const loaded = time('load', () => valueOf(loadScenario(text)));
 if (!loaded) throw new Error('the scenario does not load');
 for (const mode of scenarioModes(loaded.def)) {
   const built = time(`${mode}: cluster`, () => clusterOf(loaded, undefined, undefined, mode));

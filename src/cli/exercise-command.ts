@@ -8,7 +8,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { LabDiagnostic } from '../cluster/types.ts';
+import { formatDiagnostic, type Diagnostic, valueOf } from '../engine/index.ts';
+import { inFile, type BlockAt } from './diagnostics.ts';
 import {
   checkAnswer,
   checkExercise,
@@ -40,20 +41,8 @@ function scenariosFor(file: string): Record<string, string> {
   return out;
 }
 
-function printDiag(
-  err: Out,
-  file: string,
-  d: LabDiagnostic,
-  at?: { line: number; indent: number },
-): void {
-  let line = d.line;
-  let col = d.column;
-  if (at && d.source === 'manifests' && line > 0) {
-    line = at.line + line - 1;
-    col += at.indent;
-  }
-  const where = line > 0 ? `${file}:${line}:${col}` : file;
-  err.write(`${where}: ${d.severity}: ${d.path ? `${d.path}: ` : ''}${d.message}\n`);
+function printDiag(err: Out, file: string, d: Diagnostic, at?: BlockAt): void {
+  err.write(`${formatDiagnostic(inFile(d, at ?? null), file)}\n`);
 }
 
 /** The summary lines, in the language of the goals' own texts (`--lang`). */
@@ -91,12 +80,7 @@ function printGoals(out: Out, r: ExerciseReport, lang: Lang, onlyFailing: boolea
 }
 
 /** Problems of a report that block checking; printed where they are. */
-function blocked(
-  err: Out,
-  file: string,
-  r: ExerciseReport,
-  at?: { line: number; indent: number },
-): boolean {
+function blocked(err: Out, file: string, r: ExerciseReport, at?: BlockAt): boolean {
   for (const d of r.diagnostics) printDiag(err, file, d, at);
   return !r.ok;
 }
@@ -183,13 +167,12 @@ export function exerciseCommand(
   const lang: Lang = values.lang === 'zh' ? 'zh' : 'en';
   if (values.lang !== undefined && values.lang !== 'en' && values.lang !== 'zh')
     throw new UsageError(`--lang is en or zh, not '${values.lang}'`);
-  const { exercise, diagnostics } = loadExercise(
-    readInput(file, 'the exercise file', FILE_LIMITS.yaml),
-    {
-      id: basename(file).replace(/\.ya?ml$/, ''),
-      scenarios: scenariosFor(file),
-    },
-  );
+  const exerciseRead = loadExercise(readInput(file, 'the exercise file', FILE_LIMITS.yaml), {
+    id: basename(file).replace(/\.ya?ml$/, ''),
+    scenarios: scenariosFor(file),
+  });
+  const exercise = valueOf(exerciseRead);
+  const { diagnostics } = exerciseRead;
   for (const d of diagnostics) printDiag(err, file, d);
   if (!exercise) {
     err.write(`${file}: not a valid exercise (see above)\n`);

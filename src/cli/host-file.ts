@@ -2,7 +2,13 @@
  * `hookpath trace --host FILE`: one host as YAML (or JSON), checked against host.schema.json and
  * then by the engine, every problem reported as `file:line:column: field: message`.
  */
-import type { HostProblem, HostSpec } from '../engine/index.ts';
+import {
+  diagnosticAt,
+  formatDiagnostic,
+  hostProblemText,
+  type Diagnostic,
+  type HostSpec,
+} from '../engine/index.ts';
 import { parseStream, type SourceDoc } from '../kube/manifests/yaml-source.ts';
 import { lazyValidator, schemaProblems } from '../cluster/schema-check.ts';
 import { LocatedErrors, UsageError } from './host-args.ts';
@@ -17,8 +23,8 @@ routes:
 listeners:
   - { process: sshd, proto: tcp, address: 0.0.0.0, port: 22 }`;
 
-function located(lines: readonly string[]): LocatedErrors {
-  return new LocatedErrors(lines.join('\n'));
+function located(file: string, diags: readonly Diagnostic[]): LocatedErrors {
+  return new LocatedErrors(diags.map((d) => formatDiagnostic(d, file)).join('\n'));
 }
 
 /** `interfaces[0].addresses[1]` -> ['interfaces', 0, 'addresses', 1]. */
@@ -32,30 +38,43 @@ function fieldPath(field: string): (string | number)[] {
 export interface LoadedHost {
   readonly spec: HostSpec;
   /** Places an engine problem of this host (`interfaces[0].addresses[1]`) in the file. */
-  readonly place: (p: HostProblem) => string;
+  readonly place: (p: Diagnostic) => string;
 }
 
 export function loadHostFile(file: string, text: string): LoadedHost {
   const stream = parseStream(text);
-  const where = (span: { line: number; column: number }) =>
-    span.line > 0 ? `${file}:${span.line}:${span.column}` : file;
   if (stream.problems.length)
-    throw located(stream.problems.map((p) => `${where(p.span)}: error: ${p.message}`));
+    throw located(
+      file,
+      stream.problems.map((p) => diagnosticAt(p.span, p.message)),
+    );
   const doc: SourceDoc | undefined = stream.docs[0];
   if (!doc)
     throw new UsageError(
       `${file}: the host file is empty; describe the host in YAML, for example:\n${EXAMPLE}`,
     );
   if (stream.docs.length > 1)
-    throw located([
-      `${where(stream.docs[1]?.span([]) ?? { line: 0, column: 0 })}: error: a host file holds one host (one YAML document)`,
+    throw located(file, [
+      diagnosticAt(
+        stream.docs[1]?.span([]) ?? { line: 0, column: 0 },
+        'a host file holds one host (one YAML document)',
+      ),
     ]);
   const problems = schemaProblems(validator(), doc);
   if (problems.length)
-    throw located(problems.map((p) => `${where(p.span)}: error: ${p.field}: ${p.message}`));
+    throw located(
+      file,
+      problems.map((p) => diagnosticAt(p.span, p.message, { field: p.field })),
+    );
   const value = doc.value as Omit<HostSpec, 'name'> & { name?: string };
   return {
     spec: { ...value, name: value.name ?? 'host' },
-    place: (p) => `${where(doc.span(fieldPath(p.field)))}: error: ${p.field}: ${p.message}`,
+    place: (p) =>
+      formatDiagnostic(
+        diagnosticAt(doc.span(fieldPath(p.field ?? '')), hostProblemText(p), {
+          field: p.field ?? '',
+        }),
+        file,
+      ),
   };
 }

@@ -8,33 +8,31 @@ import {
   type KubeProxyMode,
   type LoadedScenario,
 } from '../cluster/scenario.ts';
-import type { LabDiagnostic } from '../cluster/types.ts';
 import type { BuiltCluster } from '../cluster/topology.ts';
 import { IPVS_DEPRECATION, IPVS_MODELLED } from '../kube/ipvs/index.ts';
-import { enumerateOutcomes, ipvsadmSave, simulate } from '../engine/index.ts';
+import {
+  enumerateOutcomes,
+  ipvsadmSave,
+  simulate,
+  type Diagnostic,
+  valueOf,
+} from '../engine/index.ts';
 import type { CliIo } from './cli.ts';
 import { FILE_LIMITS, readInput } from './files.ts';
+import { diagnosticLines } from './diagnostics.ts';
 import { choicesText, enumerationLines, outcomeText, traceLines } from './format.ts';
 import { LocatedErrors, UsageError, parseSeed } from './host-args.ts';
 
 /** `file:line:column: severity: field: message`, manifest positions mapped into the scenario file. */
-function diagnosticLines(
+function scenarioLines(
   file: string,
-  diags: readonly LabDiagnostic[],
+  diags: readonly Diagnostic[],
   s: LoadedScenario | null,
   variant: string | undefined,
 ): string[] {
-  return diags.map((d) => {
-    let line = d.line;
-    let col = d.column;
-    if (d.source === 'manifests' && s && line > 0) {
-      const at = s.manifestsBlock(variant);
-      line = at.line + line - 1;
-      col = col + at.indent;
-    }
-    const where = line > 0 ? `${file}:${line}:${col}` : file;
-    return `${where}: ${d.severity}: ${d.path ? `${d.path}: ` : ''}${d.message}`;
-  });
+  // The block is looked up only for a manifests position (it composes the file with `yaml`).
+  const placed = diags.some((d) => d.source === 'manifests' && d.line > 0);
+  return diagnosticLines(file, diags, s && placed ? s.manifestsBlock(variant) : null);
 }
 
 /** Reads and checks a scenario; its errors end the command (exit 2), its warnings are printed. */
@@ -42,8 +40,10 @@ export function load(file: string | undefined, io: CliIo): LoadedScenario {
   if (file === undefined)
     throw new UsageError('give a scenario file, e.g. scenarios/vip22-sshd-or-service.yaml');
   const text = readInput(file, 'the scenario file', FILE_LIMITS.yaml);
-  const { scenario, diagnostics } = loadScenario(text);
-  const lines = diagnosticLines(file, diagnostics, scenario, undefined);
+  const scenarioRead = loadScenario(text);
+  const scenario = valueOf(scenarioRead);
+  const { diagnostics } = scenarioRead;
+  const lines = scenarioLines(file, diagnostics, scenario, undefined);
   if (!scenario)
     throw new LocatedErrors([...lines, `${file}: not a valid scenario (see above)`].join('\n'));
   for (const l of lines) io.err(`${l}\n`);
@@ -88,7 +88,7 @@ export function buildOrThrow(
   mode?: KubeProxyMode,
 ) {
   const built = clusterOf(loaded, variant, undefined, mode);
-  const lines = diagnosticLines(file, built.diagnostics, loaded, variant);
+  const lines = scenarioLines(file, built.diagnostics, loaded, variant);
   if (!built.cluster || built.diagnostics.some((d) => d.severity === 'error'))
     throw new LocatedErrors(
       [
@@ -138,7 +138,7 @@ export function runCommand(argv: string[], io: CliIo): number {
     );
     for (const { v, mode } of runs) {
       const built = clusterOf(loaded, v, undefined, mode);
-      for (const l of diagnosticLines(file, built.diagnostics, loaded, v)) io.err(`${l}\n`);
+      for (const l of scenarioLines(file, built.diagnostics, loaded, v)) io.err(`${l}\n`);
       if (!built.cluster || built.diagnostics.some((d) => d.severity === 'error')) {
         io.err(
           `${file}${label(loaded, v, mode)}: not run: the cluster has errors (above); its ${built.probes.length} probe${built.probes.length === 1 ? '' : 's'} did not run\n`,

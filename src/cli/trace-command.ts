@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import {
   buildNetwork,
   enumerateOutcomes,
+  hostProblemText,
   ipFamily,
   outcomeKey,
   parseRuleset,
@@ -14,6 +15,7 @@ import {
 } from '../engine/index.ts';
 import type { CliIo } from './cli.ts';
 import { FILE_LIMITS, readInput } from './files.ts';
+import { diagnosticLines } from './diagnostics.ts';
 import { choicesText, enumerationLines, outcomeText, traceLines } from './format.ts';
 import { LocatedErrors, UsageError, hostFromArgs, parseSeed, probeFromArgs } from './host-args.ts';
 import { loadHostFile, type LoadedHost } from './host-file.ts';
@@ -35,10 +37,7 @@ function readRules(
   );
   const label = path === '-' ? 'stdin' : path;
   const result = parseRuleset(text, { family });
-  const lines = result.diagnostics.map(
-    (d) =>
-      `${label}:${d.line}:${d.column}: ${d.severity}: ${d.message}${d.hint ? `\n  hint: ${d.hint}` : ''}`,
-  );
+  const lines = diagnosticLines(label, result.diagnostics);
   if (result.diagnostics.some((d) => d.severity === 'error'))
     throw new LocatedErrors(lines.join('\n'));
   for (const l of lines) io.err(`${l}\n`);
@@ -99,7 +98,11 @@ export function hostTraceCommand(argv: string[], io: CliIo): number {
     const place = host?.place;
     throw new LocatedErrors(
       problems
-        .map((p) => (place ? place(p) : `hookpath: host ${p.host}: ${p.field}: ${p.message}`))
+        .map((p) =>
+          place
+            ? place(p)
+            : `hookpath: host ${p.source ?? ''}: ${p.field ?? ''}: ${hostProblemText(p)}`,
+        )
         .join('\n'),
     );
   }

@@ -2,12 +2,11 @@
  * The cluster a lab runs: the scenario's (or variant's) cluster, the edited manifests with their
  * NodeConfig documents applied, and manifests the editor does not show (an exercise's fixed part).
  */
-import type { ManifestDiagnostic } from '../kube/manifests/index.ts';
+import type { Diagnostic } from '../engine/index.ts';
 import { manifestDiagnostic, unplaced } from './diagnostic.ts';
 import { applyNodeConfigs } from './node-config.ts';
 import type { ClusterSpec } from './scenario.ts';
 import { buildCluster, type BuiltCluster } from './topology.ts';
-import type { LabDiagnostic } from './types.ts';
 
 /**
  * Builds the cluster. The fixed manifests follow the edited ones in one stream, so positions in
@@ -27,22 +26,22 @@ export function composeCluster(
   manifests: string,
   fixed?: string,
   /** Places a problem in a node's own rules (in the scenario file); unplaced by default. */
-  placeRule: (p: RuleProblem) => LabDiagnostic = (p) =>
+  placeRule: (p: RuleProblem) => Diagnostic = (p) =>
     unplaced(
       `cluster.nodes[${p.node}].rules`,
       `line ${p.line}, column ${p.column} of the node's rules: ${p.message}`,
     ),
-): { cluster: BuiltCluster; diagnostics: LabDiagnostic[] } {
+): { cluster: BuiltCluster; diagnostics: Diagnostic[] } {
   const editedLines = lineCount(manifests);
   const text = fixed?.trim() ? `${manifests}\n---\n${fixed}` : manifests;
   const nc = applyNodeConfigs(spec, text);
   const cluster = buildCluster(nc.cluster, nc.manifests);
-  const toLab = (d: ManifestDiagnostic): LabDiagnostic =>
-    d.span.line > editedLines + 1
+  const toLab = (d: Diagnostic): Diagnostic =>
+    d.line > editedLines + 1
       ? {
           ...unplaced(
             'fixedManifests',
-            `line ${d.span.line - editedLines - 1}: ${d.path}: ${d.message}`,
+            `line ${d.line - editedLines - 1}: ${d.field ?? ''}: ${d.message}`,
           ),
           severity: d.severity,
         }

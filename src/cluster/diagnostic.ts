@@ -1,33 +1,30 @@
-/** LabDiagnostic builders: one shape for every reader's problems, from the span to the message. */
-import type { ManifestDiagnostic } from '../kube/manifests/index.ts';
-import type { Span } from '../kube/manifests/yaml-source.ts';
-import type { LabDiagnostic } from './types.ts';
+/** Builders of the lab's diagnostics (the engine's Diagnostic): which text, the span, the field. */
+import { diagnosticAt, type Diagnostic, type Severity } from '../engine/index.ts';
+import { NO_SPAN, type Span } from '../kube/manifests/yaml-source.ts';
+
+/**
+ * Which text a lab diagnostic's position refers to: the scenario (or exercise) file itself, or
+ * the manifests block (the editor's text).
+ */
+export type LabSource = 'scenario' | 'manifests';
 
 /** A problem at a position of a file (`scenario`: the file itself) or of the editor's text. */
-export function diagnosticAt(
-  source: LabDiagnostic['source'],
+export function placed(
+  source: LabSource,
   span: Span,
-  path: string,
+  field: string,
   message: string,
-  severity: LabDiagnostic['severity'] = 'error',
-): LabDiagnostic {
-  return {
-    severity,
-    source,
-    line: span.line,
-    column: span.column,
-    endLine: span.endLine,
-    endColumn: span.endColumn,
-    path,
-    message,
-  };
+  severity: Severity = 'error',
+): Diagnostic {
+  return diagnosticAt(span, message, { severity, source, field });
 }
 
-export function manifestDiagnostic(d: ManifestDiagnostic): LabDiagnostic {
-  return diagnosticAt('manifests', d.span, d.path, d.message, d.severity);
+/** A manifests reader's problem, said of the editor's text. */
+export function manifestDiagnostic(d: Diagnostic): Diagnostic {
+  return { ...d, source: 'manifests' };
 }
 
 /** A scenario-level error that has a field but no position in the text. */
-export function unplaced(path: string, message: string): LabDiagnostic {
-  return diagnosticAt('scenario', { line: 0, column: 0, endLine: 0, endColumn: 0 }, path, message);
+export function unplaced(field: string, message: string): Diagnostic {
+  return placed('scenario', NO_SPAN, field, message);
 }

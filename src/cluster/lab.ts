@@ -2,7 +2,14 @@
  * The lab's one entry point: scenario text (+ edited manifests, variant, chosen path) in,
  * everything the UI draws out. Pure and synchronous; the app runs it in a Web Worker.
  */
-import { buildNetwork, enumerateOutcomes, type Network, type ProbeSpec } from '../engine/index.ts';
+import {
+  buildNetwork,
+  enumerateOutcomes,
+  hostProblemText,
+  type Diagnostic,
+  type Network,
+  type ProbeSpec,
+} from '../engine/index.ts';
 import {
   loadScenario,
   nodeRulesPath,
@@ -21,7 +28,6 @@ import type {
   ClusterView,
   HookRowsView,
   IpvsNodeView,
-  LabDiagnostic,
   LabResult,
   PathSelection,
   RunView,
@@ -75,7 +81,7 @@ export function clusterOf(
   variant: string | undefined,
   manifests: string | undefined,
   mode?: KubeProxyMode,
-): { cluster: BuiltCluster | null; diagnostics: LabDiagnostic[]; probes: readonly ProbeDef[] } {
+): { cluster: BuiltCluster | null; diagnostics: Diagnostic[]; probes: readonly ProbeDef[] } {
   const resolved = resolveVariant(loaded.def, variant, mode);
   if ('error' in resolved) {
     return {
@@ -239,7 +245,9 @@ export function networkOf(c: BuiltCluster): Network | { problems: string } {
   if (!n) {
     const built = buildNetwork(c.network);
     n = built.network ?? {
-      problems: built.problems.map((p) => `${p.host}: ${p.field}: ${p.message}`).join('; '),
+      problems: built.problems
+        .map((p) => `${p.source ?? ''}: ${p.field ?? ''}: ${hostProblemText(p)}`)
+        .join('; '),
     };
     networkCache.set(c, n);
   }
@@ -248,8 +256,10 @@ export function networkOf(c: BuiltCluster): Network | { problems: string } {
 
 // eslint-disable-next-line max-lines-per-function -- the lab's one entry, a call per step: load, build, run each probe, check
 export function runLab(input: LabInput): LabResult {
-  const { scenario, diagnostics } = loadCached(input.scenario, input.validate !== false);
-  if (!scenario) return { ok: false, diagnostics, ...EMPTY };
+  const read = loadCached(input.scenario, input.validate !== false);
+  const { diagnostics } = read;
+  if (!read.ok) return { ok: false, diagnostics, ...EMPTY };
+  const scenario = read.value;
   const built = clusterOf(scenario, input.variant, input.manifests, input.mode);
   const all = [...diagnostics, ...built.diagnostics];
   const cluster = built.cluster;

@@ -4,7 +4,8 @@
  */
 import type { OutcomeClass } from './expect.ts';
 import type { MatrixSender } from './matrix-senders.ts';
-import type { DestinationChoice, LabDiagnostic } from './types.ts';
+import type { DestinationChoice } from './types.ts';
+import type { Diagnostic } from '../engine/index.ts';
 import type { KubeProxyMode } from './scenario.ts';
 
 export type { MatrixSender };
@@ -114,10 +115,10 @@ export interface MatrixLayout {
 }
 
 export type MatrixOpen =
-  | { readonly ok: false; readonly diagnostics: readonly LabDiagnostic[] }
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] }
   | {
       readonly ok: true;
-      readonly diagnostics: readonly LabDiagnostic[];
+      readonly diagnostics: readonly Diagnostic[];
       readonly layout: MatrixLayout;
       /** Computes the cell of `layout.pairs[i]`. */
       readonly cell: (i: number) => MatrixCell;
@@ -125,7 +126,7 @@ export type MatrixOpen =
 
 export interface MatrixResult {
   readonly ok: boolean;
-  readonly diagnostics: readonly LabDiagnostic[];
+  readonly diagnostics: readonly Diagnostic[];
   readonly layout: MatrixLayout | null;
   readonly cells: readonly MatrixCell[];
 }

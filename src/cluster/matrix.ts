@@ -7,12 +7,17 @@
  * Two steps, so the lab's worker can compute it a few cells at a time and stay responsive:
  * `openMatrix` lays out the rows and columns (cheap), `cell(i)` computes one cell.
  */
-import { enumerateOutcomes, type Enumeration, type Outcome } from '../engine/index.ts';
+import {
+  enumerateOutcomes,
+  type Diagnostic,
+  type Enumeration,
+  type Outcome,
+} from '../engine/index.ts';
 import { classify, describeOutcome, expectText, judgeRuns, type OutcomeClass } from './expect.ts';
 import { clusterOf, networkOf, probeFor, loadCached } from './lab.ts';
 import type { ProbeDef } from './scenario.ts';
 import type { BuiltCluster } from './topology.ts';
-import type { HostKind, LabDiagnostic, RunView } from './types.ts';
+import type { HostKind, RunView } from './types.ts';
 import { destKey, layoutOf } from './matrix-layout.ts';
 import { senderKey } from './matrix-senders.ts';
 import {
@@ -166,9 +171,10 @@ function computeCell(
 
 /** Lays out the matrix of a scenario variant; its cells are computed one by one with `cell`. */
 export function openMatrix(input: MatrixInput): MatrixOpen {
-  const { scenario, diagnostics } = loadCached(input.scenario, input.validate !== false);
-  if (!scenario) return { ok: false, diagnostics };
-  const built = clusterOf(scenario, input.variant, input.manifests, input.mode);
+  const read = loadCached(input.scenario, input.validate !== false);
+  if (!read.ok) return { ok: false, diagnostics: read.diagnostics };
+  const { diagnostics } = read;
+  const built = clusterOf(read.value, input.variant, input.manifests, input.mode);
   const all = [...diagnostics, ...built.diagnostics];
   const c = built.cluster;
   if (!c || all.some((d) => d.severity === 'error')) return { ok: false, diagnostics: all };
@@ -179,7 +185,7 @@ export function openMatrix(input: MatrixInput): MatrixOpen {
 export function openClusterMatrix(
   c: BuiltCluster,
   probes: readonly ProbeDef[],
-  diagnostics: readonly LabDiagnostic[] = [],
+  diagnostics: readonly Diagnostic[] = [],
   maxCells: number = MATRIX_LIMITS.cells,
 ): MatrixOpen & { ok: true } {
   const layout = layoutOf(c, probes, maxCells);

@@ -3,13 +3,16 @@
  * `kubeProxyModes` (the modes a scenario runs in) and a probe's `byMode`. An IPVS-mode node gets
  * kube-ipvs0 and virtual servers; nftables-mode nodes get kube-proxy's nft table and keep their own iptables rules.
  */
+import { valueOf } from '../engine/index.ts';
 import { describe, expect, it } from 'vitest';
 import { clusterOf } from './lab.ts';
 import { loadScenario, resolveVariant } from './scenario.ts';
 import { miniWith } from './testing/mini-scenario.ts';
 
 const errorsOf = (text: string) => {
-  const { scenario, diagnostics } = loadScenario(text);
+  const scenarioRead = loadScenario(text);
+  const scenario = valueOf(scenarioRead);
+  const { diagnostics } = scenarioRead;
   const built = scenario ? clusterOf(scenario, undefined, undefined).diagnostics : [];
   return [...diagnostics, ...built].filter((d) => d.severity === 'error');
 };
@@ -34,7 +37,7 @@ describe('kube-proxy modes', () => {
       '      ip: 192.168.50.39\n      kubeProxy: { mode: ipvs }',
     );
     expect(errorsOf(text)).toEqual([]);
-    const { scenario } = loadScenario(text);
+    const scenario = valueOf(loadScenario(text));
     if (!scenario) throw new Error('scenario did not load');
     const c = clusterOf(scenario, undefined, undefined).cluster;
     expect(c?.modeOf('worker-1')).toBe('ipvs');
@@ -58,7 +61,7 @@ describe('kube-proxy modes', () => {
 `,
     );
     expect(errorsOf(text)).toEqual([]);
-    const { scenario } = loadScenario(text);
+    const scenario = valueOf(loadScenario(text));
     if (!scenario) throw new Error('scenario did not load');
     expect(clusterOf(scenario, undefined, undefined).cluster?.modeOf('worker-1')).toBe('ipvs');
   });
@@ -66,12 +69,12 @@ describe('kube-proxy modes', () => {
   it('refuses a byMode for a mode the scenario does not run in', () => {
     const text = MODES.replace('kubeProxyModes: [iptables, nftables]\n', '');
     const [e] = errorsOf(text);
-    expect(e?.path).toBe('probes.1.byMode.nftables');
+    expect(e?.field).toBe('probes.1.byMode.nftables');
     expect(e?.message).toContain('add nftables to kubeProxyModes (now iptables)');
   });
 
   it('runs the first listed mode by default, and each listed mode with its own expectation', () => {
-    const { scenario } = loadScenario(MODES);
+    const scenario = valueOf(loadScenario(MODES));
     if (!scenario) throw new Error('scenario did not load');
     const ipt = resolveVariant(scenario.def);
     const nft = resolveVariant(scenario.def, undefined, 'nftables');
@@ -89,7 +92,7 @@ describe('kube-proxy modes', () => {
   });
 
   it('gives an nftables-mode node kube-proxy’s nft table and leaves its iptables rules its own', () => {
-    const { scenario } = loadScenario(MODES);
+    const scenario = valueOf(loadScenario(MODES));
     if (!scenario) throw new Error('scenario did not load');
     const c = clusterOf(scenario, undefined, undefined, 'nftables').cluster;
     if (!c) throw new Error('no cluster');
@@ -113,7 +116,7 @@ describe('kube-proxy modes', () => {
       '      ip: 192.168.50.39',
       '      ip: 192.168.50.39\n      kubeProxy: { mode: iptables }',
     );
-    const { scenario } = loadScenario(mixed);
+    const scenario = valueOf(loadScenario(mixed));
     if (!scenario) throw new Error('scenario did not load');
     const c = clusterOf(scenario, undefined, undefined, 'nftables').cluster;
     expect(c?.modeOf('cp-1')).toBe('nftables');
@@ -133,7 +136,7 @@ describe('kube-proxy modes', () => {
   ---
 `,
     );
-    const { scenario } = loadScenario(text);
+    const scenario = valueOf(loadScenario(text));
     if (!scenario) throw new Error('scenario did not load');
     const c = clusterOf(scenario, undefined, undefined, 'iptables').cluster;
     expect(c?.modeOf('cp-1')).toBe('iptables');

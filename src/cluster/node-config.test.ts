@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { valueOf } from '../engine/index.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runLab } from './lab.ts';
@@ -9,7 +10,7 @@ const scenario = readFileSync(
   join(import.meta.dirname, '../../scenarios/nodeport-close-on-core-nodes.yaml'),
   'utf8',
 );
-const loaded = loadScenario(scenario).scenario;
+const loaded = valueOf(loadScenario(scenario));
 const base = resolveVariant(loaded!.def, 'open') as { cluster: ClusterSpec; manifests: string };
 
 const GUARD = `apiVersion: lab.hookpath.io/v1
@@ -61,7 +62,7 @@ spec:
     expect(r.manifests.split('\n')).toHaveLength(text.split('\n').length);
     expect(r.manifests).not.toContain('NodeConfig');
     const bad = runLab({ scenario, variant: 'open', manifests: text });
-    const d = bad.diagnostics.find((x) => x.path.includes('ports'));
+    const d = bad.diagnostics.find((x) => x.field?.includes('ports'));
     expect(d?.line).toBe(text.split('\n').findIndex((l) => l.includes('99999')) + 1);
   });
 
@@ -71,8 +72,8 @@ spec:
     const line = text.split('\n').findIndex((l) => l.includes('--bogus')) + 1;
     expect(r.diagnostics).toHaveLength(1);
     expect(r.diagnostics[0]).toMatchObject({
-      span: { line },
-      path: 'NodeConfig nodeport-guard: spec.rules',
+      line,
+      field: 'NodeConfig nodeport-guard: spec.rules',
     });
     expect(r.applied).toEqual([]);
   });
@@ -86,7 +87,7 @@ spec:
   kubeProxy: { nodePortAdresses: [127.0.0.0/8] }
 `;
     const r = applyNodeConfigs(base.cluster, text);
-    expect(r.diagnostics.map((d) => [d.span.line, d.message.split(';')[0]])).toEqual([
+    expect(r.diagnostics.map((d) => [d.line, d.message.split(';')[0]])).toEqual([
       [6, "'nodePortAdresses' is not a kube-proxy setting the lab models"],
       [5, 'selects no node'],
     ]);

@@ -6,8 +6,8 @@
  * `nodeSelector` picks. In a real cluster the same change is a node's firewall unit, or a second
  * kube-proxy DaemonSet with its own ConfigMap and a nodeSelector (seeds/003 §2.2).
  */
-import { parseRuleset } from '../engine/index.ts';
-import { Reader, type ManifestDiagnostic } from '../kube/manifests/reader.ts';
+import { diagnosticAt, parseRuleset, type Diagnostic } from '../engine/index.ts';
+import { Reader } from '../kube/manifests/reader.ts';
 import { isRecord, parseStream, type SourceDoc } from '../kube/manifests/yaml-source.ts';
 import { mergeIptablesSave } from './merge-rules.ts';
 import { blockStart, type ClusterSpec, type KubeProxySpec, type NodeSpec } from './scenario.ts';
@@ -29,7 +29,7 @@ export interface NodeConfigResult {
   readonly cluster: ClusterSpec;
   /** The manifests with every NodeConfig document blanked out (line numbers unchanged). */
   readonly manifests: string;
-  readonly diagnostics: readonly ManifestDiagnostic[];
+  readonly diagnostics: readonly Diagnostic[];
   readonly applied: readonly NodeConfigApplied[];
 }
 
@@ -138,7 +138,7 @@ export function applyNodeConfigs(spec: ClusterSpec, manifests: string): NodeConf
   const docs = stream.docs.filter(isNodeConfig);
   if (!docs.length) return { cluster: spec, manifests, diagnostics: [], applied: [] };
   const lines = manifests.split('\n');
-  const diagnostics: ManifestDiagnostic[] = [];
+  const diagnostics: Diagnostic[] = [];
   const settings = clusterSettings(spec);
   const nodes: NodeSpec[] = [...spec.nodes];
   const applied: NodeConfigApplied[] = [];
@@ -190,17 +190,18 @@ export function applyNodeConfigs(spec: ClusterSpec, manifests: string): NodeConf
         const at = doc.span(['spec', 'rules']);
         const block = blockStart(lines, at);
         for (const e of errors)
-          diagnostics.push({
-            severity: 'error',
-            span: {
-              line: block.line + e.line - 1,
-              column: block.indent + e.column,
-              endLine: block.line + e.line - 1,
-              endColumn: block.indent + e.column + 1,
-            },
-            path: `${r.label}: spec.rules`,
-            message: e.hint ? `${e.message}. ${e.hint}` : e.message,
-          });
+          diagnostics.push(
+            diagnosticAt(
+              {
+                line: block.line + e.line - 1,
+                column: block.indent + e.column,
+                endLine: block.line + e.line - 1,
+                endColumn: block.indent + e.column + 1,
+              },
+              e.hint ? `${e.message}. ${e.hint}` : e.message,
+              { field: `${r.label}: spec.rules` },
+            ),
+          );
         ruleText = undefined;
       }
     }

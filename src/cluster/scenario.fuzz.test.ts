@@ -10,20 +10,22 @@ import { clusterOf, runLab } from './lab.ts';
 import { loadScenario, type LoadedScenario } from './scenario.ts';
 import { MINI_SCENARIO } from './testing/mini-scenario.ts';
 import { clusterSettings } from './topology.ts';
-import type { LabDiagnostic } from './types.ts';
+import { valueOf, type Diagnostic } from '../engine/index.ts';
 
 const LINES = MINI_SCENARIO.split('\n');
 
 /** Where a diagnostic is in the scenario file (manifest positions mapped), 0 when unplaced. */
-function fileLine(d: LabDiagnostic, s: LoadedScenario | null): number {
+function fileLine(d: Diagnostic, s: LoadedScenario | null): number {
   if (d.source === 'manifests' && s && d.line > 0)
     return s.manifestsBlock(undefined).line + d.line - 1;
   return d.line;
 }
 
 /** Everything the lab and `hookpath run` do with a scenario text. */
-function diagnosticsOf(text: string): { lines: number[]; all: LabDiagnostic[] } {
-  const { scenario, diagnostics } = loadScenario(text);
+function diagnosticsOf(text: string): { lines: number[]; all: Diagnostic[] } {
+  const scenarioRead = loadScenario(text);
+  const scenario = valueOf(scenarioRead);
+  const { diagnostics } = scenarioRead;
   const built = scenario ? clusterOf(scenario, undefined, undefined).diagnostics : [];
   const all = [...diagnostics, ...built];
   return { lines: all.map((d) => fileLine(d, scenario)), all };
@@ -138,9 +140,9 @@ describe('scenario fuzzing', () => {
 
 describe('manifest fuzzing', () => {
   const settings = clusterSettings(
-    (loadScenario(MINI_SCENARIO).scenario as LoadedScenario).def.cluster,
+    (valueOf(loadScenario(MINI_SCENARIO)) as LoadedScenario).def.cluster,
   );
-  const MANIFESTS = (loadScenario(MINI_SCENARIO).scenario as LoadedScenario).def.manifests;
+  const MANIFESTS = (valueOf(loadScenario(MINI_SCENARIO)) as LoadedScenario).def.manifests;
 
   it('any text, and mutated manifests, never throw; positions stay inside the text', () => {
     const text = fc.oneof(
@@ -156,8 +158,8 @@ describe('manifest fuzzing', () => {
         const m = readManifests(t, settings);
         const count = t.split('\n').length;
         for (const d of m.diagnostics) {
-          expect(d.span.line).toBeGreaterThanOrEqual(0);
-          expect(d.span.line).toBeLessThanOrEqual(count);
+          expect(d.line).toBeGreaterThanOrEqual(0);
+          expect(d.line).toBeLessThanOrEqual(count);
           expect(d.message).not.toContain('undefined');
         }
       }),

@@ -10,7 +10,7 @@ cluster:
     - { name: n1, ip: 192.168.50 }
 manifests: ""
 `);
-    expect(diagnostics.map((d) => `${d.line}:${d.column} ${d.path}: ${d.message}`)).toEqual([
+    expect(diagnostics.map((d) => `${d.line}:${d.column} ${d.field}: ${d.message}`)).toEqual([
       "5:23 cluster.nodes.0.ip: '192.168.50' does not have the expected form (^(\\d{1,3}\\.){3}\\d{1,3}$)",
     ]);
   });

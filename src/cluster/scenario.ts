@@ -8,8 +8,9 @@ import { scenarioProblems } from './scenario-checks.ts';
 import { lazyValidator, problemsOf } from './schema-check.ts';
 import type { ErrorObject } from 'ajv';
 import schema from './scenario.schema.json' with { type: 'json' };
-import { diagnosticAt } from './diagnostic.ts';
-import type { I18nText, LabDiagnostic } from './types.ts';
+import { placed } from './diagnostic.ts';
+import type { I18nText } from './types.ts';
+import { hasErrors, type Diagnostic, type Result } from '../engine/index.ts';
 
 export interface ProcessSpec {
   readonly name: string;
@@ -180,8 +181,8 @@ export interface LoadedScenario {
 
 const validator = lazyValidator(schema);
 
-const diag = (span: Span, path: string, message: string): LabDiagnostic =>
-  diagnosticAt('scenario', span, path, message);
+const diag = (span: Span, path: string, message: string): Diagnostic =>
+  placed('scenario', span, path, message);
 
 /**
  * A file that holds one YAML document (a scenario, an exercise): the document, or why not, with
@@ -190,9 +191,9 @@ const diag = (span: Span, path: string, message: string): LabDiagnostic =>
 export function readOneDocument(
   text: string,
   what: string,
-): { doc: SourceDoc | null; diagnostics: LabDiagnostic[] } {
+): { doc: SourceDoc | null; diagnostics: Diagnostic[] } {
   const stream = parseStream(text);
-  const diagnostics: LabDiagnostic[] = stream.problems.map((p) => diag(p.span, 'YAML', p.message));
+  const diagnostics: Diagnostic[] = stream.problems.map((p) => diag(p.span, 'YAML', p.message));
   const doc = stream.docs[0] ?? null;
   if (!doc) {
     if (!diagnostics.length) diagnostics.push(diag(NO_SPAN, '', `the ${what} file is empty`));
@@ -210,7 +211,7 @@ export function readOneDocument(
 }
 
 /** JSON Schema problems of a YAML document (a scenario, an exercise) as positioned diagnostics. */
-export function schemaDiagnostics(doc: SourceDoc, errors: readonly ErrorObject[]): LabDiagnostic[] {
+export function schemaDiagnostics(doc: SourceDoc, errors: readonly ErrorObject[]): Diagnostic[] {
   return problemsOf(errors, doc).map((p) => diag(p.span, p.field, p.message));
 }
 
@@ -233,32 +234,30 @@ export function blockStart(
   return { line: first, indent: 0 };
 }
 
-/** Reads a scenario file. On errors, `scenario` is null and diagnostics say where. */
+/** Reads a scenario file. On errors, the result fails and its diagnostics say where. */
 export function loadScenario(
   text: string,
   options: { readonly validate?: boolean } = {},
-): {
-  scenario: LoadedScenario | null;
-  diagnostics: LabDiagnostic[];
-} {
+): Result<LoadedScenario> {
   const { doc, diagnostics } = readOneDocument(text, 'scenario');
-  if (!doc) return { scenario: null, diagnostics };
+  if (!doc) return { ok: false, diagnostics };
   if (options.validate !== false) {
     const v = validator();
     if (!v(doc.value)) diagnostics.push(...schemaDiagnostics(doc, v.errors ?? []));
   }
-  if (diagnostics.some((d) => d.severity === 'error')) return { scenario: null, diagnostics };
+  if (hasErrors(diagnostics)) return { ok: false, diagnostics };
   const def = doc.value as ScenarioDef;
   const checkable = Array.isArray((def as Partial<ScenarioDef>).cluster?.nodes);
   for (const p of checkable ? scenarioProblems(def) : [])
     diagnostics.push(diag(doc.span(p.path), p.path.join('.'), p.message));
-  if (diagnostics.some((d) => d.severity === 'error')) return { scenario: null, diagnostics };
+  if (hasErrors(diagnostics)) return { ok: false, diagnostics };
   // Split only for a position (a 5,000-Service scenario is 140,000 lines).
   let lines: string[] | null = null;
   const blockAt = (path: readonly (string | number)[]) =>
     blockStart((lines ??= text.split('\n')), doc.span(path));
   return {
-    scenario: {
+    ok: true,
+    value: {
       def,
       // Positions come from composing the file with `yaml`: only when a message needs one.
       get manifestsAt() {

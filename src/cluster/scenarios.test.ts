@@ -3,6 +3,7 @@
  * scenario runs in, and every probe's expectation (that mode's, see `byMode`) asserted through
  * the engine (one table-driven test, as nand2tetris does for its course files).
  */
+import { valueOf } from '../engine/index.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,7 +23,9 @@ describe('scenarios/*.yaml', () => {
 
   for (const file of files) {
     const text = readFileSync(join(dir, file), 'utf8');
-    const { scenario, diagnostics } = loadScenario(text);
+    const scenarioRead = loadScenario(text);
+    const scenario = valueOf(scenarioRead);
+    const { diagnostics } = scenarioRead;
     describe(file, () => {
       it('is a valid scenario', () => {
         expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
@@ -41,7 +44,7 @@ describe('scenarios/*.yaml', () => {
               expect(
                 built.diagnostics
                   .filter((d) => d.severity === 'error')
-                  .map((d) => `${d.path}: ${d.message}`),
+                  .map((d) => `${d.field}: ${d.message}`),
               ).toEqual([]);
             });
             for (const probe of built.probes) {

@@ -2,27 +2,19 @@
  * The lab's scenario-level API: what a scenario file says, and what a simulation of it returns.
  * Pure data (structured-clone safe): it crosses the Web Worker boundary as is.
  */
-import type { Outcome, TraceEvent, Choice, EnumerationLimit, Hook } from '../engine/index.ts';
+import type {
+  Outcome,
+  TraceEvent,
+  Choice,
+  Diagnostic,
+  EnumerationLimit,
+  Hook,
+} from '../engine/index.ts';
 
 /** Text in both languages the lab speaks. */
 export interface I18nText {
   readonly en: string;
   readonly zh: string;
-}
-
-/** A problem in a scenario or in its manifests: where, which field, what to do. */
-export interface LabDiagnostic {
-  readonly severity: 'error' | 'warning';
-  /** Which text the position refers to: the scenario file, or the manifests block (the editor's text). */
-  readonly source: 'scenario' | 'manifests';
-  /** 1-based; 0 when the problem has no position (then `path` says where). */
-  readonly line: number;
-  readonly column: number;
-  readonly endLine: number;
-  readonly endColumn: number;
-  /** Field path, e.g. `Service default/web: spec.ports[0].targetPort`. */
-  readonly path: string;
-  readonly message: string;
 }
 
 export type HostKind = 'client' | 'node' | 'pod' | 'router';
@@ -134,7 +126,7 @@ export interface RunView {
 export interface LabResult {
   /** False when the scenario or manifests have errors; `diagnostics` say where. */
   readonly ok: boolean;
-  readonly diagnostics: readonly LabDiagnostic[];
+  readonly diagnostics: readonly Diagnostic[];
   readonly cluster: ClusterView | null;
   readonly choices: PathChoices | null;
   /** The selection actually simulated (resolved address and port). */

@@ -7,15 +7,17 @@ import { checkProbe } from './expect.ts';
 import { clusterOf, runLab } from './lab.ts';
 import { loadScenario, type ProbeDef } from './scenario.ts';
 import { MINI_SCENARIO, miniWith } from './testing/mini-scenario.ts';
-import type { LabDiagnostic } from './types.ts';
+import { valueOf, type Diagnostic } from '../engine/index.ts';
 
-function errors(text: string): LabDiagnostic[] {
+function errors(text: string): Diagnostic[] {
   return loadScenario(text).diagnostics.filter((d) => d.severity === 'error');
 }
 
 /** Errors of the scenario, then of its cluster as the first variant builds it. */
-function allErrors(text: string): LabDiagnostic[] {
-  const { scenario, diagnostics } = loadScenario(text);
+function allErrors(text: string): Diagnostic[] {
+  const scenarioRead = loadScenario(text);
+  const scenario = valueOf(scenarioRead);
+  const { diagnostics } = scenarioRead;
   const built = scenario ? clusterOf(scenario, undefined, undefined).diagnostics : [];
   return [...diagnostics, ...built].filter((d) => d.severity === 'error');
 }
@@ -23,31 +25,31 @@ function allErrors(text: string): LabDiagnostic[] {
 describe('addresses and prefixes', () => {
   it('a /33 prefix is refused at its place', () => {
     const [e] = errors(miniWith('lan: 192.168.50.0/24', 'lan: 192.168.50.0/33'));
-    expect(e).toMatchObject({ line: 4, column: 8, path: 'cluster.lan' });
+    expect(e).toMatchObject({ line: 4, column: 8, field: 'cluster.lan' });
     expect(e?.message).toContain('/33 is not a prefix length; an IPv4 prefix is /0 to /32');
   });
 
   it('octets above 255 are refused', () => {
     const [e] = errors(miniWith('ip: 192.168.50.39', 'ip: 192.168.50.390'));
-    expect(e).toMatchObject({ line: 17, path: 'cluster.nodes.1.ip' });
+    expect(e).toMatchObject({ line: 17, field: 'cluster.nodes.1.ip' });
     expect(e?.message).toContain('not an IPv4 address');
   });
 
   it('two nodes with the same IP: the second is refused and the first is named', () => {
     const [e] = errors(miniWith('ip: 192.168.50.39', 'ip: 192.168.50.38'));
-    expect(e).toMatchObject({ line: 17, column: 11, path: 'cluster.nodes.1.ip' });
+    expect(e).toMatchObject({ line: 17, column: 11, field: 'cluster.nodes.1.ip' });
     expect(e?.message).toContain('192.168.50.38 is already the address of node cp-1');
   });
 
   it('a client and a node with one name are refused', () => {
     const [e] = errors(miniWith('name: laptop', 'name: worker-1'));
-    expect(e).toMatchObject({ line: 19, path: 'cluster.clients.0.name' });
+    expect(e).toMatchObject({ line: 19, field: 'cluster.clients.0.name' });
     expect(e?.message).toContain('already the node at cluster.nodes.1.name');
   });
 
   it('a listening port out of range is refused', () => {
     const [e] = errors(miniWith('0.0.0.0:22', '0.0.0.0:99999'));
-    expect(e).toMatchObject({ line: 10, path: 'cluster.nodes.0.processes.0.listen' });
+    expect(e).toMatchObject({ line: 10, field: 'cluster.nodes.0.processes.0.listen' });
     expect(e?.message).toContain('the port must be 1 to 65535');
   });
 });
@@ -55,7 +57,7 @@ describe('addresses and prefixes', () => {
 describe('service CIDR', () => {
   it('/32 leaves nothing to allocate: refused at the field, not Services silently dropped', () => {
     const [e] = errors(miniWith('serviceCIDR: 10.96.0.0/12', 'serviceCIDR: 10.96.0.0/32'));
-    expect(e).toMatchObject({ line: 5, column: 16, path: 'cluster.serviceCIDR' });
+    expect(e).toMatchObject({ line: 5, column: 16, field: 'cluster.serviceCIDR' });
     expect(e?.message).toContain('leaves no ClusterIP to allocate');
   });
 
@@ -69,7 +71,7 @@ describe('service CIDR', () => {
       '  ---\n  apiVersion: apps/v1',
       '  ---\n  apiVersion: v1\n  kind: Service\n  metadata: { name: api }\n  spec:\n    type: NodePort\n    selector: { app: web }\n    ports: [{ port: 443, targetPort: 8080 }]\n  ---\n  apiVersion: apps/v1',
     );
-    const { scenario } = loadScenario(text);
+    const scenario = valueOf(loadScenario(text));
     if (!scenario) throw new Error('scenario');
     const built = clusterOf(scenario, undefined, undefined);
     const web = built.cluster?.model.services.find((s) => s.name === 'web');
@@ -79,7 +81,7 @@ describe('service CIDR', () => {
     expect(e).toMatchObject({
       source: 'manifests',
       line: 11,
-      path: 'Service default/api: metadata.name',
+      field: 'Service default/api: metadata.name',
     });
     expect(e?.message).toContain(
       'no ClusterIP is left for this Service in the service CIDR 10.96.0.0/30',
@@ -96,7 +98,7 @@ describe('names', () => {
     ['Cp-1', "'C' (U+0043) at character 1; write 'c' instead"],
   ])('a node named %j says which character and which rule', (name, what) => {
     const [e] = errors(miniWith('name: cp-1', `name: "${name}"`));
-    expect(e).toMatchObject({ line: 7, path: 'cluster.nodes.0.name' });
+    expect(e).toMatchObject({ line: 7, field: 'cluster.nodes.0.name' });
     expect(e?.message).toContain(what);
     expect(e?.message).toContain('a node name is an RFC 1123 DNS subdomain');
     expect(e?.message).not.toContain('undefined');
@@ -119,7 +121,7 @@ describe("errors in a node's own rules are placed in the scenario file", () => {
     const [e] = allErrors(text);
     // The rule is line 3 of the block, which starts on line 12 with 8 spaces of indentation.
     expect(e).toMatchObject({ source: 'scenario', line: 14, column: 30 });
-    expect(e?.path).toBe('cluster.nodes.0.rules');
+    expect(e?.field).toBe('cluster.nodes.0.rules');
     expect(e?.message).toContain("node cp-1's rules: port '99999' is above 65535");
   });
 
@@ -189,8 +191,8 @@ describe('the lab says when not every branch was computed', () => {
       { length: 10 },
       () => '        -A PREROUTING -m statistic --mode random --probability 0.5',
     ).join('\n');
-    const { scenario } = loadScenario(
-      miniWith('        -A PREROUTING -p tcp --dport 22 -j ACCEPT', flips),
+    const scenario = valueOf(
+      loadScenario(miniWith('        -A PREROUTING -p tcp --dport 22 -j ACCEPT', flips)),
     );
     if (!scenario) throw new Error('scenario');
     const built = clusterOf(scenario, undefined, undefined);

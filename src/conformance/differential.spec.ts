@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkProbe } from '../cluster/expect.ts';
 import { clusterOf } from '../cluster/lab.ts';
-import { loadScenario } from '../cluster/scenario.ts';
+import { loadScenario, type LoadedScenario } from '../cluster/scenario.ts';
 import * as engine from '../engine/index.ts';
 import { lanNetwork, table } from '../engine/testing/single-host.ts';
 import { generateProxierRules } from '../kube/proxier/index.ts';
@@ -194,8 +194,11 @@ describe('scenarios: same rules on every node, same traces for every probe', () 
     }
     it(file, () => {
       const text = source;
-      const loadedNew = loadScenario(text).scenario;
-      const loadedOld = old.loadScenario(text).scenario;
+      const loadedNew = engine.valueOf(loadScenario(text));
+      // A baseline older than the Result shape returns { scenario, diagnostics }.
+      const oldRead = old.loadScenario(text) as
+        ReturnType<typeof loadScenario> | { scenario: LoadedScenario | null };
+      const loadedOld = 'scenario' in oldRead ? oldRead.scenario : engine.valueOf(oldRead);
       if (!loadedNew || !loadedOld) throw new Error(`${file} does not load`);
       const variants = [undefined, ...(loadedNew.def.variants ?? []).map((v) => v.id)];
       let probes = 0;

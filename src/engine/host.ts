@@ -1,4 +1,5 @@
 /** A host (a network namespace): interfaces, addresses, routes, sysctls, listening sockets, ipsets. */
+import { fieldError, type Diagnostic } from './diagnostic.ts';
 import {
   cidrContainsNum,
   formatIPv4,
@@ -197,17 +198,12 @@ export interface HostConfig {
   readonly ipsets: ReadonlyMap<string, IpsetSpec>;
 }
 
-export interface HostDiagnostic {
-  readonly field: string;
-  readonly message: string;
-}
-
 /** Builds the kernel-side view of a host: connected routes, local table, loopback. */
 export function buildHostConfig(spec: HostSpec): {
   config: HostConfig;
-  problems: HostDiagnostic[];
+  problems: Diagnostic[];
 } {
-  const problems: HostDiagnostic[] = [];
+  const problems: Diagnostic[] = [];
   const ifaces = interfacesOf(spec, problems);
   checkBridgePorts(spec, ifaces, problems);
   const local = new Map<string, string>();
@@ -244,7 +240,7 @@ export function buildHostConfig(spec: HostSpec): {
 }
 
 /** The host's interfaces and their addresses, lo first (with both loopback addresses). */
-function interfacesOf(spec: HostSpec, problems: HostDiagnostic[]): Map<string, Iface> {
+function interfacesOf(spec: HostSpec, problems: Diagnostic[]): Map<string, Iface> {
   const ifaces = new Map<string, Iface>();
   const lo: Iface = {
     name: 'lo',
@@ -264,10 +260,12 @@ function interfacesOf(spec: HostSpec, problems: HostDiagnostic[]): Map<string, I
     is.addresses.forEach((a, j) => {
       const parsed = parseHostAddr(a, addrs);
       if (!parsed)
-        problems.push({
-          field: `interfaces[${i}].addresses[${j}]`,
-          message: `'${a}' is not an address like 192.168.1.10/24 (optionally followed by scope link or scope host)`,
-        });
+        problems.push(
+          fieldError(
+            `interfaces[${i}].addresses[${j}]`,
+            `'${a}' is not an address like 192.168.1.10/24 (optionally followed by scope link or scope host)`,
+          ),
+        );
       else insertAddr(addrs, parsed);
     });
     if (is.name === 'lo') {
@@ -275,10 +273,7 @@ function interfacesOf(spec: HostSpec, problems: HostDiagnostic[]): Map<string, I
       return;
     }
     if (ifaces.has(is.name))
-      problems.push({
-        field: `interfaces[${i}].name`,
-        message: `interface ${is.name} is defined twice`,
-      });
+      problems.push(fieldError(`interfaces[${i}].name`, `interface ${is.name} is defined twice`));
     ifaces.set(is.name, {
       name: is.name,
       kind: is.kind ?? 'ether',
@@ -295,21 +290,25 @@ function interfacesOf(spec: HostSpec, problems: HostDiagnostic[]): Map<string, I
 function checkBridgePorts(
   spec: HostSpec,
   ifaces: ReadonlyMap<string, Iface>,
-  problems: HostDiagnostic[],
+  problems: Diagnostic[],
 ): void {
   spec.interfaces.forEach((is, i) => {
     if (is.master === undefined) return;
     const br = ifaces.get(is.master);
     if (!br || br.kind !== 'bridge')
-      problems.push({
-        field: `interfaces[${i}].master`,
-        message: `${is.master} is not an interface of kind bridge on ${spec.name}`,
-      });
+      problems.push(
+        fieldError(
+          `interfaces[${i}].master`,
+          `${is.master} is not an interface of kind bridge on ${spec.name}`,
+        ),
+      );
     else if (is.kind === 'bridge' || is.name === 'lo')
-      problems.push({
-        field: `interfaces[${i}].master`,
-        message: `${is.name} cannot be a bridge port (only ether and veth interfaces can)`,
-      });
+      problems.push(
+        fieldError(
+          `interfaces[${i}].master`,
+          `${is.name} cannot be a bridge port (only ether and veth interfaces can)`,
+        ),
+      );
   });
 }
 
@@ -345,21 +344,20 @@ function connectedRoutes(ifaces: ReadonlyMap<string, Iface>, local: Map<string, 
 function staticRoutes(
   spec: HostSpec,
   ifaces: ReadonlyMap<string, Iface>,
-  problems: HostDiagnostic[],
+  problems: Diagnostic[],
 ): Route[] {
   const routes: Route[] = [];
   (spec.routes ?? []).forEach((r, i) => {
     const field = `routes[${i}]`;
     const dst = r.to === 'default' ? parseCidr('0.0.0.0/0') : parseCidr(r.to);
     if (!dst) {
-      problems.push({
-        field: `${field}.to`,
-        message: `'${r.to}' is not a prefix like 10.244.0.0/16 or 'default'`,
-      });
+      problems.push(
+        fieldError(`${field}.to`, `'${r.to}' is not a prefix like 10.244.0.0/16 or 'default'`),
+      );
       return;
     }
     if (r.dev !== undefined && !ifaces.has(r.dev)) {
-      problems.push({ field: `${field}.dev`, message: `no interface named ${r.dev}` });
+      problems.push(fieldError(`${field}.dev`, `no interface named ${r.dev}`));
       return;
     }
     const hops = (r.nexthops ?? []).map((h) => ({
@@ -369,13 +367,12 @@ function staticRoutes(
     }));
     for (const [k, h] of hops.entries()) {
       if (parseIPv4(h.via) === null)
-        problems.push({
-          field: `${field}.nexthops[${k}].via`,
-          message: `'${h.via}' is not an IPv4 address`,
-        });
+        problems.push(
+          fieldError(`${field}.nexthops[${k}].via`, `'${h.via}' is not an IPv4 address`),
+        );
     }
     if (r.via !== undefined && ipToNum(r.via) === null) {
-      problems.push({ field: `${field}.via`, message: `'${r.via}' is not an address` });
+      problems.push(fieldError(`${field}.via`, `'${r.via}' is not an address`));
       return;
     }
     const type = r.type ?? 'unicast';

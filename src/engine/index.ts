@@ -6,7 +6,16 @@
 export { parseRuleset, emptyRuleset } from './rules/parse.ts';
 export type { ParseResult, ParseOptions } from './rules/parse.ts';
 export { serializeRuleset } from './rules/serialize.ts';
-export type { Chain, Diagnostic, Hook, Rule, Ruleset, Table, TableName } from './rules/types.ts';
+export type { Chain, Hook, Rule, Ruleset, Table, TableName } from './rules/types.ts';
+export {
+  diagnosticAt,
+  fieldError,
+  formatDiagnostic,
+  hasErrors,
+  resultOf,
+  valueOf,
+} from './diagnostic.ts';
+export type { Diagnostic, Result, Severity, SourceSpan } from './diagnostic.ts';
 export { BUILTIN_CHAINS, TABLES } from './rules/types.ts';
 export type {
   HostSpec,
@@ -16,8 +25,8 @@ export type {
   SysctlSpec,
   IpsetSpec,
 } from './host.ts';
-export { buildHost } from './runtime.ts';
-export type { HostProblem, HostRuntime, ParsedRules } from './runtime.ts';
+export { buildHost, hostProblemText } from './runtime.ts';
+export type { HostRuntime, ParsedRules } from './runtime.ts';
 export { buildNetwork, newNetworkState, cloneNetworkState } from './network.ts';
 export type { Network, NetworkSpec, NetworkState, Outcome, ProbeSpec } from './network.ts';
 export {

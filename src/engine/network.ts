@@ -3,6 +3,7 @@
  * point-to-point. The driver moves packets between hosts, runs each host's stack, and plays the
  * socket layer (listeners answer, clients check replies, the kernel answers RST / ICMP errors).
  */
+import { fieldError, type Diagnostic } from './diagnostic.ts';
 import type { Chooser } from './choice.ts';
 import type { HostSpec } from './host.ts';
 import type { Packet } from './packet.ts';
@@ -10,7 +11,6 @@ import { ProbeRun } from './probe-run.ts';
 import {
   buildHost,
   cloneHostState,
-  type HostProblem,
   type HostRuntime,
   type HostState,
   type ParsedRules,
@@ -40,14 +40,14 @@ export function buildNetwork(
   options: { readonly parsed?: ParsedRules } = {},
 ): {
   network: Network | null;
-  problems: HostProblem[];
+  problems: Diagnostic[];
 } {
-  const problems: HostProblem[] = [];
+  const problems: Diagnostic[] = [];
   const hosts = new Map<string, HostRuntime>();
   const segments = new Map<string, Attachment[]>();
   for (const hs of spec.hosts) {
     if (hosts.has(hs.name))
-      problems.push({ host: hs.name, field: 'name', message: `two hosts are named ${hs.name}` });
+      problems.push({ ...fieldError('name', `two hosts are named ${hs.name}`), source: hs.name });
     const { host, problems: p } = buildHost(hs, options.parsed);
     problems.push(...p);
     if (!host) continue;
@@ -61,7 +61,7 @@ export function buildNetwork(
   }
   for (const [ip, owner] of Object.entries(spec.arpOwners ?? {})) {
     if (!hosts.has(owner))
-      problems.push({ host: owner, field: `arpOwners.${ip}`, message: `no host named ${owner}` });
+      problems.push({ ...fieldError(`arpOwners.${ip}`, `no host named ${owner}`), source: owner });
   }
   trimHostConfigs(spec.hosts.length);
   if (problems.length) return { network: null, problems };

@@ -1,3 +1,5 @@
+import type { Diagnostic } from './diagnostic.ts';
+
 /**
  * What the trace readers say about a line they cannot read, keyed like the engine's explanations
  * (src/engine/explain.ts): English here, with `{param}` placeholders; the lab shows the Chinese of
@@ -31,17 +33,6 @@ export const REPLAY_ERRORS_EN = {
 export type ReplayErrorKey = keyof typeof REPLAY_ERRORS_EN;
 export type ReplayErrorParams = Readonly<Record<string, string | number>>;
 
-/** A line that looks like trace output but cannot be read. */
-export interface TraceParseError {
-  readonly line: number;
-  readonly column: number;
-  /** What is wrong, as a key of REPLAY_ERRORS_EN (below), and its parameters. */
-  readonly key: ReplayErrorKey;
-  readonly params: ReplayErrorParams;
-  /** The English sentence (the lab shows the key's text in the user's language). */
-  readonly message: string;
-}
-
 /** What is wrong with a line, before its place is known. */
 export interface TraceProblem {
   readonly key: ReplayErrorKey;
@@ -55,13 +46,18 @@ export function fillTemplate(template: string, params: ReplayErrorParams = {}): 
   );
 }
 
-/** The error for a line: its place, its key and parameters, and the English sentence. */
-export function traceError(line: number, column: number, p: TraceProblem): TraceParseError {
+/**
+ * The error for a line that looks like trace output but cannot be read: its place, its key of
+ * REPLAY_ERRORS_EN as the diagnostic's `code` with its parameters, and the English sentence (the
+ * lab shows the key's text in the user's language).
+ */
+export function traceError(line: number, column: number, p: TraceProblem): Diagnostic {
   const params = p.params ?? {};
   return {
+    severity: 'error',
     line,
     column,
-    key: p.key,
+    code: p.key,
     params,
     message: fillTemplate(REPLAY_ERRORS_EN[p.key], params),
   };

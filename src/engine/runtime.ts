@@ -11,7 +11,8 @@ import {
 } from './ipvs/index.ts';
 import { cloneRuleState, newRuleState, type RuleState } from './match-context.ts';
 import { parseRuleset, type ParseResult } from './rules/parse.ts';
-import type { Diagnostic, Ruleset } from './rules/types.ts';
+import { fieldError, type Diagnostic } from './diagnostic.ts';
+import type { Ruleset } from './rules/types.ts';
 import { parseNftRuleset } from './nft/parse.ts';
 import type { NftRuleset } from './nft/types.ts';
 
@@ -29,12 +30,18 @@ export interface HostRuntime {
   readonly ipvs: IpvsTable | null;
 }
 
-/** A problem in a host definition: which host, which field or rules line, and what is wrong. */
-export interface HostProblem {
-  readonly host: string;
-  readonly field: string;
-  readonly message: string;
-  readonly diagnostic?: Diagnostic;
+/**
+ * A problem in a host definition is a Diagnostic whose `source` is the host's name and whose
+ * `field` is the field of its spec (`interfaces[0].addresses[1]`, `rules`); a problem in a rules
+ * text keeps the rule parser's line, column and hint (positions in that field's text).
+ */
+function ofHost(host: string, d: Diagnostic, field?: string): Diagnostic {
+  return { ...d, source: host, ...(field !== undefined ? { field } : {}) };
+}
+
+/** A host's problem as one sentence: a rules text's line and column said in front. */
+export function hostProblemText(d: Diagnostic): string {
+  return d.line > 0 ? `line ${d.line}, column ${d.column}: ${d.message}` : d.message;
 }
 
 /**
@@ -149,28 +156,21 @@ export type ParsedRules = ReadonlyMap<string, ParseResult>;
 export function buildHost(
   spec: HostSpec,
   parsedRules?: ParsedRules,
-): { host: HostRuntime | null; problems: HostProblem[] } {
+): { host: HostRuntime | null; problems: Diagnostic[] } {
   if (spec.lazyNftables && !spec.nftables) {
     const { lazyNftables, ...rest } = spec;
     return withLazyNft(spec, buildHost(rest, parsedRules), lazyNftables);
   }
-  const problems: HostProblem[] = [];
+  const problems: Diagnostic[] = [];
   const { config, problems: cfgProblems } = cachedConfig(spec);
-  for (const p of cfgProblems)
-    problems.push({ host: spec.name, field: p.field, message: p.message });
+  for (const p of cfgProblems) problems.push(ofHost(spec.name, p));
   const parse = (text: string | undefined, family: 4 | 6, field: string): Ruleset | null => {
     if (!text || text.trim() === '') return null;
     const known = parsedRules?.get(text);
     const parsed =
       known && known.ruleset.family === family ? known : parseRuleset(text, { family });
     for (const d of parsed.diagnostics) {
-      if (d.severity === 'error')
-        problems.push({
-          host: spec.name,
-          field,
-          message: `line ${d.line}, column ${d.column}: ${d.message}`,
-          diagnostic: d,
-        });
+      if (d.severity === 'error') problems.push(ofHost(spec.name, d, field));
     }
     return parsed.ruleset.tables.size === 0 ? null : parsed.ruleset;
   };
@@ -180,14 +180,13 @@ export function buildHost(
   const sets = new Map<string, CompiledSet>();
   (spec.ipsets ?? []).forEach((s, i) => {
     const c = compileIpset(s);
-    if ('error' in c) problems.push({ host: spec.name, field: `ipsets[${i}]`, message: c.error });
+    if ('error' in c) problems.push(ofHost(spec.name, fieldError(`ipsets[${i}]`, c.error)));
     else sets.set(s.name, c);
   });
   let ipvs: IpvsTable | null = null;
   if (spec.ipvs) {
     const c = compileIpvs(spec.ipvs);
-    for (const p of c.problems)
-      problems.push({ host: spec.name, field: p.field, message: p.message });
+    for (const p of c.problems) problems.push(ofHost(spec.name, p));
     ipvs = c.table;
   }
   if (problems.length) return { host: null, problems };
@@ -227,9 +226,9 @@ export function buildHost(
  */
 function withLazyNft(
   spec: HostSpec,
-  built: { host: HostRuntime | null; problems: HostProblem[] },
+  built: { host: HostRuntime | null; problems: Diagnostic[] },
   lazy: () => string,
-): { host: HostRuntime | null; problems: HostProblem[] } {
+): { host: HostRuntime | null; problems: Diagnostic[] } {
   const inner = built.host;
   if (!inner) return built;
   let cached: NftRuleset | null | undefined;
@@ -259,17 +258,11 @@ function withLazyNft(
 }
 
 /** Parses HostSpec.nftables; errors become the host's problems, with line and column. */
-function parseNft(spec: HostSpec, text: string, problems: HostProblem[]): NftRuleset | null {
+function parseNft(spec: HostSpec, text: string, problems: Diagnostic[]): NftRuleset | null {
   if (text.trim() === '') return null;
   const parsed = parseNftRuleset(text);
   for (const d of parsed.diagnostics) {
-    if (d.severity === 'error')
-      problems.push({
-        host: spec.name,
-        field: 'nftables',
-        message: `line ${d.line}, column ${d.column}: ${d.message}`,
-        diagnostic: d,
-      });
+    if (d.severity === 'error') problems.push(ofHost(spec.name, d, 'nftables'));
   }
   return parsed.ruleset.tables.length ? parsed.ruleset : null;
 }

@@ -4,9 +4,10 @@
  * reference answer must meet them all.
  */
 import { composeCluster } from '../cluster/compose.ts';
-import { diagnosticAt } from '../cluster/diagnostic.ts';
+import { placed } from '../cluster/diagnostic.ts';
 import { NODE_CONFIG_KIND } from '../cluster/node-config.ts';
-import type { I18nText, LabDiagnostic } from '../cluster/types.ts';
+import type { I18nText } from '../cluster/types.ts';
+import type { Diagnostic } from '../engine/index.ts';
 import { isRecord, parseStream, type Span } from '../kube/manifests/yaml-source.ts';
 import { evaluateGoal } from './goals.ts';
 import { loadExercise, type LoadedExercise } from './load.ts';
@@ -18,17 +19,14 @@ const EDIT_TEXT: Record<Editable, string> = {
   kubeProxy: 'kube-proxy settings (NodeConfig spec.kubeProxy)',
 };
 
-const problem = (span: Span, path: string, message: string): LabDiagnostic =>
-  diagnosticAt('manifests', span, path, message);
+const problem = (span: Span, path: string, message: string): Diagnostic =>
+  placed('manifests', span, path, message);
 
 /** Parts of the answer the exercise does not let the learner change. */
-export function editabilityProblems(
-  answer: string,
-  editable: readonly Editable[],
-): LabDiagnostic[] {
+export function editabilityProblems(answer: string, editable: readonly Editable[]): Diagnostic[] {
   if (editable.length === 3) return [];
   const may = `this exercise lets you change ${editable.map((e) => EDIT_TEXT[e]).join(' and ') || 'nothing'}`;
-  const out: LabDiagnostic[] = [];
+  const out: Diagnostic[] = [];
   for (const doc of parseStream(answer).docs) {
     if (!isRecord(doc.value)) continue;
     const kind = doc.value.kind;
@@ -105,7 +103,6 @@ export function checkInput(input: CheckInput): ExerciseReport {
     if (cache.size > 8) cache.clear();
     cache.set(key, loaded);
   }
-  if (!loaded.exercise)
-    return { ok: false, diagnostics: loaded.diagnostics, goals: [], solved: false };
-  return checkAnswer(loaded.exercise, input.answer);
+  if (!loaded.ok) return { ok: false, diagnostics: loaded.diagnostics, goals: [], solved: false };
+  return checkAnswer(loaded.value, input.answer);
 }

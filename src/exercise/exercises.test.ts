@@ -3,6 +3,7 @@
  * test, as for scenarios/): it loads, its start fails at least one goal, and every reference
  * answer meets all of them.
  */
+import { valueOf } from '../engine/index.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,8 +23,9 @@ describe('exercises/*.yaml', () => {
     const topics = new Set(
       files.flatMap(
         (f) =>
-          loadExercise(readFileSync(join(EXERCISE_DIR, f), 'utf8'), { scenarios: SCENARIOS })
-            .exercise?.def.topics ?? [],
+          valueOf(
+            loadExercise(readFileSync(join(EXERCISE_DIR, f), 'utf8'), { scenarios: SCENARIOS }),
+          )?.def.topics ?? [],
       ),
     );
     expect([...topics].sort()).toEqual(
@@ -44,12 +46,16 @@ describe('exercises/*.yaml', () => {
   for (const file of files) {
     describe(file, () => {
       const text = readFileSync(join(EXERCISE_DIR, file), 'utf8');
-      const { exercise, diagnostics } = loadExercise(text, {
+      const exerciseRead = loadExercise(text, {
         id: file.replace(/\.yaml$/, ''),
         scenarios: SCENARIOS,
       });
+      const exercise = valueOf(exerciseRead);
+      const { diagnostics } = exerciseRead;
       it('is a valid exercise', () => {
-        expect(diagnostics.map((d) => `${d.line}:${d.column} ${d.path}: ${d.message}`)).toEqual([]);
+        expect(diagnostics.map((d) => `${d.line}:${d.column} ${d.field}: ${d.message}`)).toEqual(
+          [],
+        );
         expect(exercise).not.toBeNull();
       });
       if (!exercise) return;
@@ -84,7 +90,9 @@ describe('the README example', () => {
     const readme = readFileSync(join(EXERCISE_DIR, '../README.md'), 'utf8');
     const section = readme.split('## Write an exercise')[1] ?? '';
     const example = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] ?? '')[1];
-    const { exercise, diagnostics } = loadExercise(example ?? '', { scenarios: SCENARIOS });
+    const exerciseRead = loadExercise(example ?? '', { scenarios: SCENARIOS });
+    const exercise = valueOf(exerciseRead);
+    const { diagnostics } = exerciseRead;
     expect(diagnostics).toEqual([]);
     if (!exercise) throw new Error('no exercise');
     const c = checkExercise(exercise);

@@ -2,12 +2,15 @@
  * Each kind of goal, holding and failing, with the sentence that says what the packet did
  * instead (English and Chinese, told from the trace).
  */
+import { valueOf } from '../engine/index.ts';
 import { describe, expect, it } from 'vitest';
 import { checkAnswer, loadExercise, type GoalReport } from './index.ts';
 import { exerciseText, SCENARIOS } from './testing.ts';
 
 function goals(opts: Parameters<typeof exerciseText>[0], answer?: string): GoalReport[] {
-  const { exercise, diagnostics } = loadExercise(exerciseText(opts), { scenarios: SCENARIOS });
+  const exerciseRead = loadExercise(exerciseText(opts), { scenarios: SCENARIOS });
+  const exercise = valueOf(exerciseRead);
+  const { diagnostics } = exerciseRead;
   expect(diagnostics).toEqual([]);
   if (!exercise) throw new Error('no exercise');
   const r = checkAnswer(exercise, answer ?? exercise.start.manifests);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { valueOf } from '../engine/index.ts';
 import { checkAnswer, checkExercise, editabilityProblems, loadExercise } from './index.ts';
 import { exerciseText, SCENARIOS } from './testing.ts';
 
@@ -10,7 +11,7 @@ const GOAL = `- id: ssh
 
 const where = (text: string) =>
   loadExercise(text, { scenarios: SCENARIOS }).diagnostics.map(
-    (d) => `${d.line}:${d.column} ${d.path}: ${d.message}`,
+    (d) => `${d.line}:${d.column} ${d.field}: ${d.message}`,
   );
 
 const lineOf = (text: string, needle: string) =>
@@ -60,9 +61,11 @@ describe('reading an exercise file', () => {
   });
 
   it('resolves the starting state: the variant, its manifests, what may be edited', () => {
-    const { exercise } = loadExercise(
-      exerciseText({ scenario: 'vip22-sshd-or-service', variant: 'lb-service', goals: GOAL }),
-      { scenarios: SCENARIOS },
+    const exercise = valueOf(
+      loadExercise(
+        exerciseText({ scenario: 'vip22-sshd-or-service', variant: 'lb-service', goals: GOAL }),
+        { scenarios: SCENARIOS },
+      ),
     );
     expect(exercise?.start.editable).toEqual(['manifests']);
     expect(exercise?.start.manifests).toContain('name: lb-port22-test');
@@ -84,7 +87,7 @@ spec:
 `;
   it('host rules and kube-proxy settings only when the exercise allows them', () => {
     expect(
-      editabilityProblems(nodeConfig, ['manifests']).map((d) => [d.line, d.path, d.message]),
+      editabilityProblems(nodeConfig, ['manifests']).map((d) => [d.line, d.field, d.message]),
     ).toEqual([
       [
         7,
@@ -101,19 +104,21 @@ spec:
   });
 
   it('fixed Kubernetes objects stay in the cluster but not in the answer', () => {
-    const { exercise } = loadExercise(
-      exerciseText({
-        scenario: 'nodeport-close-on-core-nodes',
-        variant: 'open',
-        editable: '[hostRules]',
-        manifests: '# node settings here',
-        goals: `- id: closed
+    const exercise = valueOf(
+      loadExercise(
+        exerciseText({
+          scenario: 'nodeport-close-on-core-nodes',
+          variant: 'open',
+          editable: '[hostRules]',
+          manifests: '# node settings here',
+          goals: `- id: closed
   text: { en: "closed", zh: "关掉" }
   from: client/external
   to: nodeport/web@core-1
   expect: { outcome: timeout }`,
-      }),
-      { scenarios: SCENARIOS },
+        }),
+        { scenarios: SCENARIOS },
+      ),
     );
     if (!exercise) throw new Error('no exercise');
     expect(exercise.start.fixed).toContain('kind: Deployment');
@@ -135,9 +140,11 @@ spec:
   });
 
   it('a broken answer is reported where it is broken, and no goal is checked', () => {
-    const { exercise } = loadExercise(
-      exerciseText({ scenario: 'vip22-sshd-or-service', variant: 'lb-service', goals: GOAL }),
-      { scenarios: SCENARIOS },
+    const exercise = valueOf(
+      loadExercise(
+        exerciseText({ scenario: 'vip22-sshd-or-service', variant: 'lb-service', goals: GOAL }),
+        { scenarios: SCENARIOS },
+      ),
     );
     if (!exercise) throw new Error('no exercise');
     const text = exercise.start.manifests.replace('targetPort: 80', 'targetPort: 800000');
@@ -194,7 +201,9 @@ solutions:
         ports: [{ port: 80, targetPort: 8080, nodePort: 30080 }]
 `;
   it('is validated against the scenario format, and checks like the others', () => {
-    const { exercise, diagnostics } = loadExercise(text);
+    const exerciseRead = loadExercise(text);
+    const exercise = valueOf(exerciseRead);
+    const { diagnostics } = exerciseRead;
     expect(diagnostics).toEqual([]);
     if (!exercise) throw new Error('no exercise');
     const c = checkExercise(exercise);

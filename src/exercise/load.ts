@@ -16,9 +16,9 @@ import {
   type ClusterSpec,
 } from '../cluster/scenario.ts';
 import scenarioSchema from '../cluster/scenario.schema.json' with { type: 'json' };
-import type { LabDiagnostic } from '../cluster/types.ts';
+import { valueOf, type Diagnostic, type Result } from '../engine/index.ts';
 import type { Span } from '../kube/manifests/yaml-source.ts';
-import { diagnosticAt } from '../cluster/diagnostic.ts';
+import { placed } from '../cluster/diagnostic.ts';
 import schema from './exercise.schema.json' with { type: 'json' };
 import type { Editable, ExerciseDef, GoalDef, StepMatch } from './types.ts';
 
@@ -87,8 +87,8 @@ function validate(value: unknown) {
     });
 }
 
-const diag = (span: Span, path: string, message: string): LabDiagnostic =>
-  diagnosticAt('scenario', span, path, message);
+const diag = (span: Span, path: string, message: string): Diagnostic =>
+  placed('scenario', span, path, message);
 
 export const PLACEHOLDERS = ['$from', '$from-node', '$to-node'] as const;
 
@@ -104,7 +104,7 @@ function stepHosts(s: StepMatch): string[] {
 }
 
 function goalChecks(goals: readonly GoalDef[], at: (p: (string | number)[]) => Span) {
-  const out: LabDiagnostic[] = [];
+  const out: Diagnostic[] = [];
   const seen = new Set<string>();
   goals.forEach((g, i) => {
     if (seen.has(g.id))
@@ -151,7 +151,7 @@ function resolveStart(
   def: ExerciseDef,
   opts: LoadOptions,
   at: (p: (string | number)[]) => Span,
-): { start: StartState | null; diagnostics: LabDiagnostic[] } {
+): { start: StartState | null; diagnostics: Diagnostic[] } {
   const s = def.start;
   const editable = s.editable ?? ['manifests'];
   const fail = (field: 'scenario' | 'variant', message: string) => ({
@@ -168,7 +168,7 @@ function resolveStart(
         'scenario',
         `no scenario '${s.scenario}'; scenarios are ${Object.keys(known).sort().join(', ') || 'none'}`,
       );
-    const loaded = loadScenario(text, { validate: false }).scenario;
+    const loaded = valueOf(loadScenario(text, { validate: false }));
     if (!loaded) return fail('scenario', `scenario '${s.scenario}' does not load`);
     const resolved = resolveVariant(loaded.def, s.variant);
     if ('error' in resolved) return fail('variant', resolved.error);
@@ -193,24 +193,22 @@ function resolveStart(
   };
 }
 
-/** Reads an exercise file. On errors, `exercise` is null and diagnostics say where. */
-export function loadExercise(
-  text: string,
-  opts: LoadOptions = {},
-): { exercise: LoadedExercise | null; diagnostics: LabDiagnostic[] } {
+/** Reads an exercise file. On errors, the result fails and its diagnostics say where. */
+export function loadExercise(text: string, opts: LoadOptions = {}): Result<LoadedExercise> {
   const { doc, diagnostics } = readOneDocument(text, 'exercise');
-  if (!doc) return { exercise: null, diagnostics };
+  if (!doc) return { ok: false, diagnostics };
   if (opts.validate !== false) diagnostics.push(...schemaDiagnostics(doc, validate(doc.value)));
-  if (diagnostics.length) return { exercise: null, diagnostics };
+  if (diagnostics.length) return { ok: false, diagnostics };
   const def = doc.value as ExerciseDef;
   const at = (p: (string | number)[]) => doc.span(p);
   diagnostics.push(...goalChecks(def.goals, at));
   const { start, diagnostics: startProblems } = resolveStart(def, opts, at);
   diagnostics.push(...startProblems);
-  if (diagnostics.length || !start) return { exercise: null, diagnostics };
+  if (diagnostics.length || !start) return { ok: false, diagnostics };
   const lines = text.split('\n');
   return {
-    exercise: {
+    ok: true,
+    value: {
       id: def.id ?? opts.id ?? 'exercise',
       def,
       start,

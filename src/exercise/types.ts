@@ -3,8 +3,8 @@
  * their traces, hints and reference answers. Pure data; reports cross the Web Worker boundary.
  */
 import type { ClusterPatch, ClusterSpec } from '../cluster/scenario.ts';
-import type { I18nText, LabDiagnostic } from '../cluster/types.ts';
-import type { Hook, TableName, Verdict } from '../engine/index.ts';
+import type { I18nText } from '../cluster/types.ts';
+import type { Diagnostic, Hook, TableName, Verdict } from '../engine/index.ts';
 
 export type OutcomeName = 'answered' | 'refused' | 'timeout';
 /** What a learner may change: Kubernetes objects, host rules (and sysctls), kube-proxy settings. */
@@ -127,7 +127,7 @@ export interface GoalReport {
 export interface ExerciseReport {
   /** False when the answer has errors; `diagnostics` say where, and no goal is checked. */
   readonly ok: boolean;
-  readonly diagnostics: readonly LabDiagnostic[];
+  readonly diagnostics: readonly Diagnostic[];
   readonly goals: readonly GoalReport[];
   /** Every goal holds. */
   readonly solved: boolean;

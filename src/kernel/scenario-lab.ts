@@ -7,7 +7,13 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Choice, NetworkSpec, Outcome, TraceEvent } from '../engine/index.ts';
+import {
+  valueOf,
+  type Choice,
+  type NetworkSpec,
+  type Outcome,
+  type TraceEvent,
+} from '../engine/index.ts';
 import { answeredByMatches } from '../cluster/expect.ts';
 import { clusterOf, probeFor } from '../cluster/lab.ts';
 import {
@@ -46,10 +52,12 @@ export function scenarioCases(dir: string): ScenarioCase[] {
     .filter((f) => f.endsWith('.yaml'))
     .sort();
   return files.map((file) => {
-    const { scenario, diagnostics } = loadScenario(readFileSync(join(dir, file), 'utf8'));
+    const read = loadScenario(readFileSync(join(dir, file), 'utf8'));
+    const scenario = valueOf(read);
+    const { diagnostics } = read;
     const errors = diagnostics
       .filter((d) => d.severity === 'error')
-      .map((d) => `${d.path}: ${d.message}`);
+      .map((d) => `${d.field ?? ''}: ${d.message}`);
     if (!scenario) return { file, errors, variants: [] };
     const ids = scenario.def.variants?.length
       ? scenario.def.variants.map((v) => v.id)
@@ -63,7 +71,7 @@ export function scenarioCases(dir: string): ScenarioCase[] {
           cluster: built.cluster,
           errors: built.diagnostics
             .filter((d) => d.severity === 'error')
-            .map((d) => `${d.path}: ${d.message}`),
+            .map((d) => `${d.field ?? ''}: ${d.message}`),
           probes: built.probes,
         };
       }),

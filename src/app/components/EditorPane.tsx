@@ -140,7 +140,7 @@ export function EditorPane({
                   <span className="diag-line">{t('editor.line', { line: d.line })}</span>
                 ) : null}
                 <span className="diag-msg">{d.message}</span>
-                {d.path && <span className="muted"> · {d.path}</span>}
+                {d.field && <span className="muted"> · {d.field}</span>}
               </button>
             </li>
           ))}

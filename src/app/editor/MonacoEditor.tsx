@@ -156,11 +156,12 @@ function setMarkers(
       return {
         severity:
           d.severity === 'error' ? monaco.MarkerSeverity.Error : monaco.MarkerSeverity.Warning,
-        message: d.path ? `${d.message}\n(${d.path})` : d.message,
+        message: d.field ? `${d.message}\n(${d.field})` : d.message,
         startLineNumber: line,
         startColumn: Math.max(d.column, 1),
-        endLineNumber: Math.min(Math.max(d.endLine, line), lines),
-        endColumn: d.endColumn > 0 ? d.endColumn : model.getLineMaxColumn(line),
+        endLineNumber: Math.min(Math.max(d.endLine ?? line, line), lines),
+        endColumn:
+          d.endColumn !== undefined && d.endColumn > 0 ? d.endColumn : model.getLineMaxColumn(line),
         source: 'hookpath',
       };
     }),

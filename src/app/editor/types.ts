@@ -1,10 +1,10 @@
-import type { LabDiagnostic } from '../../cluster/types.ts';
+import type { Diagnostic } from '../../engine/index.ts';
 
 /** What both editors (Monaco and the plain textarea) take. */
 export interface EditorProps {
   readonly value: string;
   readonly onChange: (text: string) => void;
-  readonly diagnostics: readonly LabDiagnostic[];
+  readonly diagnostics: readonly Diagnostic[];
   readonly theme: 'light' | 'dark';
   readonly label: string;
   /** Shown, not editable (`editor=readonly`). */

@@ -42,7 +42,7 @@ function Panel({ c }: { c: ExerciseController }) {
               {error.diagnostics.map((d, i) => (
                 <li key={i}>
                   {d.line > 0 && <span className="diag-line">{`${d.line}:${d.column}`}</span>}{' '}
-                  {d.path}: {d.message}
+                  {d.field}: {d.message}
                 </li>
               ))}
             </ul>

@@ -289,7 +289,7 @@ export function createExerciseController(
           error: 'The exercise is not valid',
           lines: r.diagnostics.map(
             (d) =>
-              `${d.line > 0 ? `${d.line}:${d.column}: ` : ''}${d.path ? `${d.path}: ` : ''}${d.message}`,
+              `${d.line > 0 ? `${d.line}:${d.column}: ` : ''}${d.field ? `${d.field}: ` : ''}${d.message}`,
           ),
         };
       const enc = encodeExercise(text);

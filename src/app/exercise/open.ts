@@ -6,7 +6,7 @@
  */
 import { stringify } from 'yaml';
 import type { ClusterSpec, ProbeDef, ScenarioDef } from '../../cluster/scenario.ts';
-import type { LabDiagnostic } from '../../cluster/types.ts';
+import type { Diagnostic } from '../../engine/index.ts';
 import { loadExercise } from '../../exercise/load.ts';
 import type { Editable, ExerciseDef } from '../../exercise/types.ts';
 import { readScenario, type ScenarioEntry } from '../scenario/entry.ts';
@@ -61,10 +61,10 @@ export function openExercise(
   text: string,
   scenarios: Readonly<Record<string, string>>,
   opts: { readonly validate: boolean },
-): { opened: OpenedExercise } | { diagnostics: readonly LabDiagnostic[] } {
-  const { exercise, diagnostics } = loadExercise(text, { id, scenarios, validate: opts.validate });
-  if (!exercise) return { diagnostics };
-  const { def, start } = exercise;
+): { opened: OpenedExercise } | { diagnostics: readonly Diagnostic[] } {
+  const read = loadExercise(text, { id, scenarios, validate: opts.validate });
+  if (!read.ok) return { diagnostics: read.diagnostics };
+  const { def, start } = read.value;
   const scenario: ScenarioDef = {
     title: def.title,
     // The task panel shows the task; the header stays short.

@@ -3,7 +3,7 @@
  * exercise, its latest goal report, and the learner's progress. Plain data only.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { LabDiagnostic } from '../../cluster/types.ts';
+import type { Diagnostic } from '../../engine/index.ts';
 import type { ExerciseReport } from '../../exercise/types.ts';
 import type { ExerciseCard } from './card.ts';
 import type { OpenedExercise } from './open.ts';
@@ -23,13 +23,13 @@ export interface ExerciseState {
   /** Why the last exercise did not open (an unknown id, a damaged link, an invalid file). */
   readonly openError: {
     readonly message: string;
-    readonly diagnostics: readonly LabDiagnostic[];
+    readonly diagnostics: readonly Diagnostic[];
   } | null;
   /** The last report that checked the goals; kept while the answer is broken (then `stale`). */
   readonly report: ExerciseReport | null;
   readonly stale: boolean;
   /** Problems of the newest check (the answer's errors, parts the exercise keeps fixed). */
-  readonly diagnostics: readonly LabDiagnostic[];
+  readonly diagnostics: readonly Diagnostic[];
   readonly checking: boolean;
   readonly checkError: string | null;
   readonly progress: Progress;
@@ -42,7 +42,7 @@ export interface ExerciseActions {
   setListOpen(open: boolean): void;
   setOpening(id: string | null): void;
   activate(a: ActiveExercise): void;
-  failOpen(message: string, diagnostics?: readonly LabDiagnostic[]): void;
+  failOpen(message: string, diagnostics?: readonly Diagnostic[]): void;
   leave(): void;
   setChecking(on: boolean): void;
   receive(report: ExerciseReport): void;

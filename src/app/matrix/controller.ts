@@ -4,7 +4,7 @@
  * time; an edit starts the matrix again (after a pause in typing) and stops the older one.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { LabDiagnostic } from '../../cluster/types.ts';
+import type { Diagnostic } from '../../engine/index.ts';
 import type { LabState, LabStore } from '../store/lab-store.ts';
 import type { MatrixClient } from '../worker/matrix-client.ts';
 import type {
@@ -22,7 +22,7 @@ export interface MatrixSide {
   /** By pair index; null until computed. */
   readonly cells: readonly (MatrixCell | null)[];
   readonly done: number;
-  readonly diagnostics: readonly LabDiagnostic[];
+  readonly diagnostics: readonly Diagnostic[];
   readonly message: string | null;
   readonly ms: number | null;
 }

@@ -81,7 +81,7 @@ function Dump({ dump, report }: { dump: OwnDump; report: DumpReport | undefined 
             <li key={i} className={`own-${d.severity}`}>
               <span className="own-at">
                 {d.line > 0 ? t('own.at', { line: d.line, column: d.column }) : ''}
-                {d.path ? ` ${d.path}` : ''}
+                {d.field ? ` ${d.field}` : ''}
               </span>{' '}
               {d.message}
             </li>

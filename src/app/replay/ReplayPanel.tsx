@@ -150,7 +150,7 @@ function ReplayResult({
             {t('replay.error', {
               line: e.line,
               column: e.column,
-              message: t(`replayErrors:${e.key}`, { ...e.params, defaultValue: e.message }),
+              message: t(`replayErrors:${e.code ?? ''}`, { ...e.params, defaultValue: e.message }),
             })}
           </li>
         ))}

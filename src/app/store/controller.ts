@@ -192,7 +192,7 @@ export function createLabController(
       if (now.note?.kind === 'path' && samePath(now.doc.path, now.scenario?.defaultPath ?? null))
         return;
     } else {
-      const bad = o.result.diagnostics.find((x) => x.path === 'path' && x.severity === 'error');
+      const bad = o.result.diagnostics.find((x) => x.field === 'path' && x.severity === 'error');
       const def = now.scenario?.defaultPath ?? null;
       // A path that cannot be used (an old link, a place saved before the scenario changed):
       // say so and go back to the scenario's own first probe instead of failing every visit

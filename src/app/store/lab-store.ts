@@ -3,7 +3,8 @@
  * share state. Everything here is plain data; `doc` is the part a share link carries.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { LabDiagnostic, PathSelection, RunView } from '../../cluster/types.ts';
+import type { PathSelection, RunView } from '../../cluster/types.ts';
+import type { Diagnostic } from '../../engine/index.ts';
 import type { LabView } from '../worker/view.ts';
 import type { RunOutcome } from '../worker/protocol.ts';
 import { buildTimeline, type Step } from '../model/timeline.ts';
@@ -59,7 +60,7 @@ export interface LabState {
   readonly resultFor: ResultFor | null;
   readonly stale: boolean;
   /** Diagnostics of the newest simulation, good or bad. */
-  readonly diagnostics: readonly LabDiagnostic[];
+  readonly diagnostics: readonly Diagnostic[];
   readonly running: boolean;
   readonly failure: {
     readonly reason: 'exception' | 'timeout' | 'crash';

@@ -48,7 +48,7 @@ function pathError(): LabView {
         column: 0,
         endLine: 0,
         endColumn: 0,
-        path: 'path',
+        field: 'path',
         message: 'no sender named client/gone',
       },
     ],

@@ -153,7 +153,7 @@ export function brokenResult(line: number, message: string): LabView {
         column: 1,
         endLine: line,
         endColumn: 20,
-        path: '',
+        field: '',
         message,
       },
     ],

@@ -19,7 +19,7 @@ function setup(n = 10, sliceMs = 25) {
             column: 1,
             endLine: 1,
             endColumn: 2,
-            path: 'title',
+            field: 'title',
             message: 'broken',
           },
         ],

@@ -6,7 +6,7 @@
  * beside the lab's own.
  */
 import type { MatrixCell, MatrixInput, MatrixLayout, MatrixOpen } from '../../cluster/matrix.ts';
-import type { LabDiagnostic } from '../../cluster/types.ts';
+import type { Diagnostic } from '../../engine/index.ts';
 
 export type { MatrixCell, MatrixInput, MatrixLayout };
 
@@ -29,7 +29,7 @@ export type MatrixResponse =
   | {
       readonly type: 'invalid';
       readonly id: number;
-      readonly diagnostics: readonly LabDiagnostic[];
+      readonly diagnostics: readonly Diagnostic[];
     }
   /** Cells `from`…`from + cells.length - 1` of `layout.pairs`. */
   | {

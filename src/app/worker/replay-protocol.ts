@@ -5,14 +5,14 @@
 import type {
   AlignedRow,
   Alignment,
+  Diagnostic,
   StageAlignment,
   StageRow,
   TraceEvent,
   TraceFormat,
-  TraceParseError,
 } from '../../engine/index.ts';
 
-export type { AlignedRow, Alignment, StageAlignment, StageRow, TraceFormat, TraceParseError };
+export type { AlignedRow, Alignment, Diagnostic, StageAlignment, StageRow, TraceFormat };
 
 export interface ReplayInput {
   readonly text: string;
@@ -34,7 +34,7 @@ export interface ReplayPacketView {
 
 export interface ReplayView {
   readonly format: TraceFormat;
-  readonly errors: readonly TraceParseError[];
+  readonly errors: readonly Diagnostic[];
   readonly unknown: number;
   /** The packets that ran a rule of the ruleset under test (or, for pwru, passed a stage). */
   readonly packets: readonly ReplayPacketView[];

@@ -3,6 +3,7 @@
  * detected), one netfilter dump of each kind and one IPVS table, addresses and routes merged across dumps (`ip -j
  * addr` and `ip -j -6 addr` together), and what no dump gives taken from the form.
  */
+import type { Diagnostic } from '../../engine/index.ts';
 import type {
   HostSpec,
   InterfaceSpec,
@@ -17,16 +18,8 @@ import { importAddr, importRoute } from './ip-json.ts';
 import { importIpset } from './ipset-save.ts';
 import { importIpvsadm, type IpvsLines } from './ipvsadm.ts';
 import { readNft, readXtables } from './rules-dump.ts';
-import type {
-  DumpKind,
-  DumpReport,
-  FieldProblem,
-  OwnDiagnostic,
-  OwnDump,
-  OwnExtras,
-  OwnNote,
-} from './types.ts';
-import { OWN_HOST } from './types.ts';
+import type { DumpKind, DumpReport, FieldProblem, OwnDump, OwnExtras, OwnNote } from './types.ts';
+import { OWN_HOST, formError } from './types.ts';
 
 /** Where each part of the spec came from, to place the engine's problems in the dumps. */
 export interface Origins {
@@ -52,12 +45,12 @@ interface State {
 
 type Report = (
   counts: DumpReport['counts'],
-  diagnostics: readonly OwnDiagnostic[],
+  diagnostics: readonly Diagnostic[],
   unsupported?: readonly OwnNote[],
   ignored?: readonly OwnNote[],
 ) => void;
 
-const hasError = (ds: readonly OwnDiagnostic[]) => ds.some((x) => x.severity === 'error');
+const hasError = (ds: readonly Diagnostic[]) => ds.some((x) => x.severity === 'error');
 
 /** A dump of addresses, routes, sets or the IPVS table, read into the host's state. */
 function readState(kind: DumpKind, d: OwnDump, acc: State, report: Report): void {
@@ -141,7 +134,7 @@ function warnTwice(
   const i = reports.findIndex((r) => r.id === nft.id);
   const r = reports[i];
   if (!r) return;
-  const more: OwnDiagnostic[] = [];
+  const more: Diagnostic[] = [];
   for (const m of nft.text.matchAll(XT_TABLES)) {
     if ((m[1] === 'ip' ? texts.rules : texts.rules6) === undefined) continue;
     more.push({
@@ -186,10 +179,12 @@ export function buildOwnHost(
     const addrs = addressesField(extras.addresses, problems);
     if (addrs.length) ifaces.set('eth0', addrs);
     else if (!problems.length && tracing)
-      problems.push({
-        field: 'addresses',
-        message: "give the host's addresses (no ip -j addr dump was given), e.g. 192.168.50.38/24",
-      });
+      problems.push(
+        formError(
+          'addresses',
+          "give the host's addresses (no ip -j addr dump was given), e.g. 192.168.50.38/24",
+        ),
+      );
   }
   if (!acc.sawRoute) routes.push(...gatewayField(extras.gateway, problems));
   const interfaces: InterfaceSpec[] = [...ifaces].map(([name, addrs]) =>
@@ -238,7 +233,7 @@ function readDump(
   const base = { id: d.id, name: d.name, kind, detected };
   const report = (
     counts: DumpReport['counts'],
-    diagnostics: readonly OwnDiagnostic[],
+    diagnostics: readonly Diagnostic[],
     unsupported: readonly OwnNote[] = [],
     ignored: readonly OwnNote[] = [],
   ): void => {

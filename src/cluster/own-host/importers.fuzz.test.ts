@@ -2,6 +2,7 @@
  * The importers on arbitrary text: they never throw, and every error is placed (a line and column
  * inside the text, or a JSON path). Inputs are mutations of the real fixtures as well as noise.
  */
+import type { Diagnostic } from '../../engine/index.ts';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,6 @@ import { importAddr, importRoute } from './ip-json.ts';
 import { importIpset } from './ipset-save.ts';
 import { importIpvsadm } from './ipvsadm.ts';
 import { runOwnHost } from './run.ts';
-import type { OwnDiagnostic } from './types.ts';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
@@ -34,9 +34,9 @@ const mutated = fc
   });
 const text = fc.oneof(mutated, fc.string({ maxLength: 200 }), fc.json());
 
-function placed(text: string, d: OwnDiagnostic): boolean {
+function placed(text: string, d: Diagnostic): boolean {
   const lines = text.split('\n').length;
-  if (d.path !== undefined && d.line === 0) return true;
+  if (d.field !== undefined && d.line === 0) return true;
   return d.line >= 1 && d.line <= lines + 1 && d.column >= 1 && d.message.length > 0;
 }
 

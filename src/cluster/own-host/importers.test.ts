@@ -69,7 +69,7 @@ describe('ip -j addr', () => {
     const r = importAddr(
       '[\n{"ifname":"eth0","addr_info":[{"local":"300.1.1.1","prefixlen":24}]}\n]',
     );
-    expect(r.diagnostics[0]).toMatchObject({ line: 2, path: '[0].addr_info[0].local' });
+    expect(r.diagnostics[0]).toMatchObject({ line: 2, field: '[0].addr_info[0].local' });
   });
 
   it('places a JSON syntax error at its line and column', () => {
@@ -110,7 +110,7 @@ describe('ip -j route', () => {
   it('says which route has a bad destination', () => {
     const r = importRoute('[{"dst":"default"},\n {"dst":"10.0.0.0/99","dev":"eth0"}]');
     expect(r.diagnostics).toEqual([
-      expect.objectContaining({ line: 2, column: 2, path: '[1].dst' }),
+      expect.objectContaining({ line: 2, column: 2, field: '[1].dst' }),
     ]);
   });
 });

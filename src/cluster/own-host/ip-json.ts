@@ -4,15 +4,16 @@
  * print_addrinfo, ip/iproute.c print_route: ifname, link_type, addr_info[].local/prefixlen/scope;
  * dst, gateway, dev, prefsrc, metric, type, table, protocol, nexthops[]).
  */
+import type { Diagnostic } from '../../engine/index.ts';
 import type { InterfaceSpec, RouteSpec } from '../../engine/index.ts';
 import { canonicalIp, parseCidr } from '../../engine/index.ts';
 import { objectStarts, parseJson } from './json-text.ts';
-import type { DumpCounts, OwnDiagnostic, OwnNote } from './types.ts';
+import type { DumpCounts, OwnNote } from './types.ts';
 
 export interface Imported<T> {
   readonly items: readonly T[];
   readonly counts: DumpCounts;
-  readonly diagnostics: readonly OwnDiagnostic[];
+  readonly diagnostics: readonly Diagnostic[];
   readonly ignored: readonly OwnNote[];
 }
 
@@ -21,16 +22,16 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 interface Cx {
-  readonly diagnostics: OwnDiagnostic[];
+  readonly diagnostics: Diagnostic[];
   readonly starts: { line: number; column: number }[];
 }
 
-function problem(cx: Cx, i: number, path: string, message: string): void {
+function problem(cx: Cx, i: number, field: string, message: string): void {
   const at = cx.starts[i] ?? { line: 0, column: 0 };
-  cx.diagnostics.push({ severity: 'error', ...at, path, message });
+  cx.diagnostics.push({ severity: 'error', ...at, field, message });
 }
 
-function topArray(text: string, what: string): { list: unknown[]; cx: Cx } | OwnDiagnostic {
+function topArray(text: string, what: string): { list: unknown[]; cx: Cx } | Diagnostic {
   const parsed = parseJson(text);
   if ('error' in parsed) return parsed.error;
   if (!Array.isArray(parsed.value))
@@ -38,7 +39,7 @@ function topArray(text: string, what: string): { list: unknown[]; cx: Cx } | Own
       severity: 'error',
       line: 1,
       column: 1,
-      path: '$',
+      field: '$',
       message: `${what} prints a JSON array ([...]); this is not one`,
     };
   return { list: parsed.value, cx: { diagnostics: [], starts: objectStarts(text) } };

@@ -4,16 +4,17 @@
  * hashsize, maxelem, bucketsize, initval, range) size the kernel's table and change no match;
  * `timeout`, `counters`, `comment` on an entry neither; `nomatch` does, and is not modelled.
  */
+import type { Diagnostic } from '../../engine/index.ts';
 import type { IpsetSpec } from '../../engine/index.ts';
 import { SUPPORTED_SET_TYPES } from '../../engine/index.ts';
-import type { DumpCounts, OwnDiagnostic, OwnNote } from './types.ts';
+import type { DumpCounts, OwnNote } from './types.ts';
 
 export interface ImportedSets {
   readonly sets: readonly IpsetSpec[];
   /** The line of each set's `create`, by index in `sets`. */
   readonly lines: readonly number[];
   readonly counts: DumpCounts;
-  readonly diagnostics: readonly OwnDiagnostic[];
+  readonly diagnostics: readonly Diagnostic[];
   readonly unsupported: readonly OwnNote[];
 }
 
@@ -21,7 +22,7 @@ const SUPPORTED: ReadonlySet<string> = new Set(SUPPORTED_SET_TYPES);
 
 export function importIpset(text: string): ImportedSets {
   const sets = new Map<string, { type: string; entries: string[]; line: number; skip: boolean }>();
-  const diagnostics: OwnDiagnostic[] = [];
+  const diagnostics: Diagnostic[] = [];
   const unsupported: OwnNote[] = [];
   let entries = 0;
   text.split('\n').forEach((raw, n) => {

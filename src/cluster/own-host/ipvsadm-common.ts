@@ -2,8 +2,9 @@
  * What the two ipvsadm formats (ipvsadm.ts: `-Ln`; ipvsadm-rules.ts: `-S -n`) share: the table
  * being read, ipvsadm's numeric `ADDRESS:PORT`, and the problems placed at a line and column.
  */
+import type { Diagnostic } from '../../engine/index.ts';
 import { canonicalIp, type IpvsForward, type IpvsProto } from '../../engine/index.ts';
-import type { OwnDiagnostic, OwnNote } from './types.ts';
+import type { OwnNote } from './types.ts';
 
 export interface Server {
   address: string;
@@ -28,7 +29,7 @@ export interface Service {
 /** What a parse builds: the services by `proto|address|port`, and the problems found. */
 export interface Table {
   readonly services: Map<string, Service>;
-  readonly diagnostics: OwnDiagnostic[];
+  readonly diagnostics: Diagnostic[];
   readonly unsupported: OwnNote[];
 }
 

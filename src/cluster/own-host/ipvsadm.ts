@@ -19,6 +19,7 @@
  * (or no weight) and are refused with what to paste instead. The engine's own checks
  * (compileIpvs: modelled schedulers, address families) are placed at the line they are about.
  */
+import type { Diagnostic } from '../../engine/index.ts';
 import {
   compileIpvs,
   type IpvsForward,
@@ -39,7 +40,7 @@ import {
   type Table,
 } from './ipvsadm-common.ts';
 import { readRuleLine } from './ipvsadm-rules.ts';
-import type { DumpCounts, OwnDiagnostic, OwnNote } from './types.ts';
+import type { DumpCounts, OwnNote } from './types.ts';
 
 /** Where a service and its real servers are in the dump, by index in `spec.services`. */
 export interface IpvsLines {
@@ -52,7 +53,7 @@ export interface ImportedIpvs {
   readonly spec: IpvsSpec;
   readonly lines: readonly IpvsLines[];
   readonly counts: DumpCounts;
-  readonly diagnostics: readonly OwnDiagnostic[];
+  readonly diagnostics: readonly Diagnostic[];
   readonly unsupported: readonly OwnNote[];
 }
 
@@ -231,7 +232,7 @@ function formatOf(lines: readonly string[]): 'list' | 'rules' {
 /** The engine's checks of the spec (schedulers, families), at the line they are about. */
 function engineChecks(t: Table, spec: IpvsSpec, lines: readonly IpvsLines[]): void {
   for (const p of compileIpvs(spec).problems) {
-    const m = /^ipvs\.services\[(\d+)\](?:\.realServers\[(\d+)\])?(?:\.(\w+))?/.exec(p.field);
+    const m = /^ipvs\.services\[(\d+)\](?:\.realServers\[(\d+)\])?(?:\.(\w+))?/.exec(p.field ?? '');
     const at = m ? lines[Number(m[1])] : undefined;
     if (!m || !at) continue;
     const server = m[2] !== undefined ? at.servers[Number(m[2])] : undefined;

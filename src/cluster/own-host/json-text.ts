@@ -2,9 +2,9 @@
  * JSON.parse with the failure placed at a line and column: V8 says "at position N (line L column
  * C)" (Node 20, Chromium), other engines "at line L column C" or nothing; the message is kept.
  */
-import type { OwnDiagnostic } from './types.ts';
+import type { Diagnostic } from '../../engine/index.ts';
 
-export function parseJson(text: string): { value: unknown } | { error: OwnDiagnostic } {
+export function parseJson(text: string): { value: unknown } | { error: Diagnostic } {
   try {
     return { value: JSON.parse(text) as unknown };
   } catch (e) {
@@ -13,11 +13,13 @@ export function parseJson(text: string): { value: unknown } | { error: OwnDiagno
     const pos = /position (\d+)/.exec(message);
     let line = 1;
     let column = 1;
+    // The offset, where the engine says it, is kept beside the line and column.
+    const offset = pos ? Number(pos[1]) : undefined;
     if (lc) {
       line = Number(lc[1]);
       column = Number(lc[2]);
-    } else if (pos) {
-      const before = text.slice(0, Number(pos[1]));
+    } else if (offset !== undefined) {
+      const before = text.slice(0, offset);
       line = before.split('\n').length;
       column = before.length - before.lastIndexOf('\n');
     } else if (text.trim() !== '') {
@@ -31,6 +33,7 @@ export function parseJson(text: string): { value: unknown } | { error: OwnDiagno
         severity: 'error',
         line,
         column,
+        ...(offset !== undefined ? { offset } : {}),
         message: `not valid JSON: ${message.replace(/^JSON\.parse: /, '')}; paste the whole output of the command`,
       },
     };

@@ -12,16 +12,16 @@ import {
   type NftParseResult,
   type ParseResult,
 } from '../../engine/index.ts';
-import type { DumpCounts, OwnDiagnostic, OwnNote } from './types.ts';
+import type { DumpCounts, OwnNote } from './types.ts';
 
 export interface ReadRules {
   readonly counts: DumpCounts;
-  readonly diagnostics: readonly OwnDiagnostic[];
+  readonly diagnostics: readonly Diagnostic[];
   readonly unsupported: readonly OwnNote[];
   readonly parsed: ParseResult | NftParseResult;
 }
 
-const placed = (d: Diagnostic): OwnDiagnostic => ({
+const placed = (d: Diagnostic): Diagnostic => ({
   severity: d.severity,
   line: d.line,
   column: d.column,

@@ -4,72 +4,65 @@
  * runLab does for a scenario's probe. The result carries a LabResult, so the page shows it with
  * the lab's verdict, trace and rules panels.
  */
+import type { Diagnostic } from '../../engine/index.ts';
 import {
   buildNetwork,
   enumerateOutcomes,
+  hostProblemText,
   ipFamily,
   ipvsadmList,
-  type HostProblem,
 } from '../../engine/index.ts';
 import { IPVS_DEPRECATION, IPVS_MODELLED } from '../../kube/ipvs/index.ts';
 import type { IpvsNodeView, LabResult, RunView } from '../types.ts';
 import { buildOwnHost, type BuiltHost } from './build.ts';
 import { probeOf } from './probe.ts';
-import type {
-  DumpReport,
-  FieldProblem,
-  OwnDiagnostic,
-  OwnHostInput,
-  OwnHostResult,
-} from './types.ts';
-import { OWN_HOST } from './types.ts';
+import type { DumpReport, FieldProblem, OwnHostInput, OwnHostResult } from './types.ts';
+import { OWN_HOST, formError } from './types.ts';
 
 /** An engine problem of the host, put in the dump it came from (or on the form). */
 function place(
   b: BuiltHost,
-  p: HostProblem,
-  extra: Map<string, OwnDiagnostic[]>,
+  p: Diagnostic,
+  extra: Map<string, Diagnostic[]>,
   problems: FieldProblem[],
 ): void {
-  const add = (dump: string | undefined, d: OwnDiagnostic) => {
+  const add = (dump: string | undefined, d: Diagnostic) => {
     if (!dump) return false;
     extra.set(dump, [...(extra.get(dump) ?? []), d]);
     return true;
   };
-  const top = p.field.split('[')[0] as string;
-  const d = p.diagnostic;
-  if ((top === 'rules' || top === 'rules6' || top === 'nftables') && d) {
+  const field = p.field ?? '';
+  const top = field.split('[')[0] as string;
+  // A rules text's problem is placed at its line in the dump the rules came from.
+  if ((top === 'rules' || top === 'rules6' || top === 'nftables') && p.line > 0) {
     if (
       add(b.origins[top], {
-        severity: d.severity,
-        line: d.line,
-        column: d.column,
-        message: d.message,
+        severity: p.severity,
+        line: p.line,
+        column: p.column,
+        message: p.message,
       })
     )
       return;
   }
-  const vs = /^ipvs\.services\[(\d+)\]/.exec(p.field);
+  const vs = /^ipvs\.services\[(\d+)\]/.exec(field);
   const at = vs ? b.origins.ipvs?.lines[Number(vs[1])] : undefined;
   if (
     at &&
     add(b.origins.ipvs?.dump, { severity: 'error', line: at.line, column: 1, message: p.message })
   )
     return;
-  const set = /^ipsets\[(\d+)\]/.exec(p.field);
+  const set = /^ipsets\[(\d+)\]/.exec(field);
   const origin = set ? b.origins.ipsets[Number(set[1])] : undefined;
   if (
     origin &&
     add(origin.dump, { severity: 'error', line: origin.line, column: 1, message: p.message })
   )
     return;
-  problems.push({ field: 'host', message: `${p.field}: ${p.message}` });
+  problems.push(formError('host', `${field}: ${hostProblemText(p)}`));
 }
 
-function withExtra(
-  reports: readonly DumpReport[],
-  extra: Map<string, OwnDiagnostic[]>,
-): DumpReport[] {
+function withExtra(reports: readonly DumpReport[], extra: Map<string, Diagnostic[]>): DumpReport[] {
   return reports.map((r) => {
     const more = extra.get(r.id);
     return more ? { ...r, diagnostics: [...r.diagnostics, ...more] } : r;
@@ -102,7 +95,7 @@ export function runOwnHost(input: OwnHostInput): OwnHostResult {
   const b = buildOwnHost(input.dumps, input.extras, input.packet !== null);
   const interfaces = ['lo', ...b.spec.interfaces.map((i) => i.name).filter((n) => n !== 'lo')];
   const problems = [...b.problems];
-  const extra = new Map<string, OwnDiagnostic[]>();
+  const extra = new Map<string, Diagnostic[]>();
   const { network, problems: hostProblems } = buildNetwork(
     { hosts: [b.spec] },
     { parsed: b.parsed },

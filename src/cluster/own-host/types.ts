@@ -3,6 +3,7 @@
  * (iptables-save, nft list ruleset, ip -j addr, ip -j route, ipset save, ipvsadm -Ln), built into one host and
  * traced. Pure data: it crosses the Web Worker boundary as is.
  */
+import { fieldError, type Diagnostic } from '../../engine/index.ts';
 import type { LabResult } from '../types.ts';
 
 /** Which tool printed a dump. */
@@ -26,17 +27,6 @@ export interface OwnDump {
   readonly name: string;
   readonly text: string;
   readonly kind: DumpKind | 'auto';
-}
-
-/** Where a problem is: a line and column of a dump's text, or a JSON path in it, or a form field. */
-export interface OwnDiagnostic {
-  readonly severity: 'error' | 'warning';
-  /** 1-based; 0 when the problem has no position in the text (then `path` or `field` says where). */
-  readonly line: number;
-  readonly column: number;
-  /** A JSON path (`[1].addr_info[0].local`) for the JSON dumps. */
-  readonly path?: string;
-  readonly message: string;
 }
 
 /** A rule or route the lab reads but does not evaluate, or leaves out, with its line. */
@@ -68,7 +58,7 @@ export interface DumpReport {
   /** What detectDump says the text is (null: nothing it knows). */
   readonly detected: DumpKind | null;
   readonly counts: DumpCounts;
-  readonly diagnostics: readonly OwnDiagnostic[];
+  readonly diagnostics: readonly Diagnostic[];
   /** Rules parsed but not evaluated (a packet reaching one stops there, said so in the trace). */
   readonly unsupported: readonly OwnNote[];
   /** Lines read and left out on purpose (the local table, kernel-made connected routes). */
@@ -105,10 +95,17 @@ export interface OwnHostInput {
   readonly packet: OwnPacket | null;
 }
 
-/** A problem in one of the form's fields. */
-export interface FieldProblem {
-  readonly field: keyof OwnExtras | `packet.${keyof OwnPacket}` | 'host';
-  readonly message: string;
+/** One of the form's fields. */
+export type FormField = keyof OwnExtras | `packet.${keyof OwnPacket}` | 'host';
+
+/**
+ * A problem in one of the form's fields: the engine's Diagnostic, narrowed so that its `field`
+ * is a field of the form (the form shows it beside that field; it has no line and column).
+ */
+export type FieldProblem = Diagnostic & { readonly field: FormField };
+
+export function formError(field: FormField, message: string): FieldProblem {
+  return { ...fieldError(field, message), field };
 }
 
 export interface OwnHostResult {

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  valueOf,
   isDisagreement,
   parseRealTrace,
   replayPacket,
@@ -26,7 +27,7 @@ export function fixtureText(file: string): string {
 /** The engine's events for the fixture's probe (the scenario as the lab runs it). */
 export function fixtureEvents(f: TraceFixture) {
   const text = readFileSync(join(SCENARIOS, f.scenario), 'utf8');
-  const { scenario } = loadScenario(text);
+  const scenario = valueOf(loadScenario(text));
   const variant = scenario?.def.variants?.find((v) => v.id === f.variant);
   const probe = variant?.probes?.find((p) => p.name === f.probe);
   if (!probe) throw new Error(`${f.scenario} [${f.variant}] has no probe "${f.probe}"`);

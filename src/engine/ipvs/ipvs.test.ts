@@ -250,7 +250,7 @@ describe('IPVS virtual service on a node (VS/NAT)', () => {
     const { problems } = buildNetwork(
       cluster({ services: [{ ...ONE_SERVER.services[0]!, scheduler: 'lc' }] }),
     );
-    expect(problems[0]).toMatchObject({ host: 'node-a', field: 'ipvs.services[0].scheduler' });
+    expect(problems[0]).toMatchObject({ source: 'node-a', field: 'ipvs.services[0].scheduler' });
   });
 });
 

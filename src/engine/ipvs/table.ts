@@ -3,6 +3,7 @@
  * connection table (net/netfilter/ipvs/ip_vs_conn.c) and persistence templates
  * (IP_VS_CONN_F_TEMPLATE, ip_vs_sched_persist in ip_vs_core.c). Plain data, cloned with the host.
  */
+import { fieldError, type Diagnostic } from '../diagnostic.ts';
 import { canonicalIp } from '../ip.ts';
 import type { L4Proto } from '../packet.ts';
 import type { IpvsForward, IpvsProto, IpvsSpec } from './spec.ts';
@@ -75,38 +76,37 @@ export function serviceText(s: VirtualService): string {
 
 const SCHEDULERS = new Set(['rr', 'wrr']);
 
-export interface IpvsProblem {
-  readonly field: string;
-  readonly message: string;
-}
-
 /** Validates and indexes the spec (ip_vs_service_find looks services up by protocol, address, port). */
-export function compileIpvs(spec: IpvsSpec): { table: IpvsTable; problems: IpvsProblem[] } {
-  const problems: IpvsProblem[] = [];
+export function compileIpvs(spec: IpvsSpec): { table: IpvsTable; problems: Diagnostic[] } {
+  const problems: Diagnostic[] = [];
   const services = new Map<string, VirtualService>();
   spec.services.forEach((s, i) => {
     const field = `ipvs.services[${i}]`;
     const address = canonicalIp(s.address);
     if (address === null) {
-      problems.push({ field: `${field}.address`, message: `'${s.address}' is not an address` });
+      problems.push(fieldError(`${field}.address`, `'${s.address}' is not an address`));
       return;
     }
     const scheduler = s.scheduler ?? 'rr';
     if (!SCHEDULERS.has(scheduler)) {
-      problems.push({
-        field: `${field}.scheduler`,
-        message: `scheduler '${scheduler}' is not modelled; use rr (kube-proxy's default) or wrr`,
-      });
+      problems.push(
+        fieldError(
+          `${field}.scheduler`,
+          `scheduler '${scheduler}' is not modelled; use rr (kube-proxy's default) or wrr`,
+        ),
+      );
       return;
     }
     const realServers: RealServer[] = [];
     s.realServers.forEach((r, j) => {
       const ip = canonicalIp(r.address);
       if (ip === null || ip.includes(':') !== address.includes(':')) {
-        problems.push({
-          field: `${field}.realServers[${j}].address`,
-          message: `'${r.address}' is not an address of the virtual service's family`,
-        });
+        problems.push(
+          fieldError(
+            `${field}.realServers[${j}].address`,
+            `'${r.address}' is not an address of the virtual service's family`,
+          ),
+        );
         return;
       }
       realServers.push({
@@ -118,7 +118,7 @@ export function compileIpvs(spec: IpvsSpec): { table: IpvsTable; problems: IpvsP
     });
     const key = serviceKey(s.proto, address, s.port);
     if (services.has(key)) {
-      problems.push({ field, message: `virtual service ${key} is defined twice` });
+      problems.push(fieldError(field, `virtual service ${key} is defined twice`));
       return;
     }
     services.set(key, {

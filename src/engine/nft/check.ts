@@ -4,7 +4,7 @@
  * regular chains, no chain reaches itself (nf_tables_check_loops: ELOOP) and no path nests
  * deeper than NFT_JUMP_STACK_SIZE (16, EMLINK).
  */
-import type { Diagnostic } from '../rules/types.ts';
+import type { Diagnostic } from '../diagnostic.ts';
 import { compatible, type DataType } from './datatypes.ts';
 import type { Token } from './lexer.ts';
 import type {

@@ -1,5 +1,5 @@
 /** A cursor over the tokens of one rule (or one declaration), and what expression parsers share. */
-import type { Diagnostic } from '../rules/types.ts';
+import type { Diagnostic } from '../diagnostic.ts';
 import type { DataType, Interval } from './datatypes.ts';
 import type { Token } from './lexer.ts';
 import type { NftFamily, NftSet, NftTable, NftVerdict, SetRef } from './types.ts';

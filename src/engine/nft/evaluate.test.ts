@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildNetwork,
+  hostProblemText,
   enumerateOutcomes,
   newNetworkState,
   nftNotation,
@@ -240,7 +241,8 @@ add rule ip kube-proxy service-web numgen`,
   it('bad nft text is a host problem with the line and column', () => {
     const { network, problems } = buildNetwork(nftNodeNetwork('add rule ip nope c drop\n'));
     expect(network).toBeNull();
-    expect(problems[0]).toMatchObject({ host: 'node', field: 'nftables' });
-    expect(problems[0]?.message).toBe('line 1, column 13: there is no table ip nope');
+    const p = problems[0];
+    expect(p).toMatchObject({ source: 'node', field: 'nftables', line: 1, column: 13 });
+    expect(p && hostProblemText(p)).toBe('line 1, column 13: there is no table ip nope');
   });
 });

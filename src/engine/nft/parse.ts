@@ -8,7 +8,7 @@
  * Errors are returned with line and column, never thrown; what the lab cannot evaluate loads
  * and becomes an "unsupported" step when a packet reaches it.
  */
-import type { Diagnostic } from '../rules/types.ts';
+import type { Diagnostic } from '../diagnostic.ts';
 import { Cursor, RuleError, UnsupportedError, fail, type RuleCtx } from './cursor.ts';
 import { typeByName, TYPES, type DataType } from './datatypes.ts';
 import { keyFamily } from './expr/registry.ts';

@@ -5,7 +5,7 @@
  * handles are allocated per table in the order nft sends the objects, as the kernel does.
  */
 import type { NatOp, RejectWith } from '../rules/target-op.ts';
-import type { Diagnostic } from '../rules/types.ts';
+import type { Diagnostic } from '../diagnostic.ts';
 import type { DataType, Interval, Val } from './datatypes.ts';
 import type { NftCtx } from './context.ts';
 

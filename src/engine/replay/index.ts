@@ -7,7 +7,6 @@ export type {
   RealStep,
   Stage,
   TraceFormat,
-  TraceParseError,
 } from './types.ts';
 export { parseRealTrace, MAX_TRACE_CHARS } from './parse.ts';
 export { parseXtablesTrace } from './xtables.ts';

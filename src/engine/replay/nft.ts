@@ -11,7 +11,8 @@
  */
 import { PacketCollector, isTracingRule } from './collect.ts';
 import { TCP_BITS } from './packet-bytes.ts';
-import type { ParsedTrace, TraceParseError } from './types.ts';
+import type { Diagnostic } from '../diagnostic.ts';
+import type { ParsedTrace } from './types.ts';
 import { traceError } from '../replay-errors.ts';
 
 const HEAD_RE = /^trace id ([0-9a-f]+) (\S+) (\S+) (\S+) (\S+)( |:|$)/;
@@ -60,7 +61,7 @@ export function looksLikeNft(lines: readonly string[]): boolean {
 
 export function parseNftTrace(lines: readonly string[]): ParsedTrace {
   const out = new PacketCollector();
-  const errors: TraceParseError[] = [];
+  const errors: Diagnostic[] = [];
   let unknown = 0;
   lines.forEach((raw, i) => {
     const line = i + 1;

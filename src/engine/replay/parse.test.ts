@@ -137,7 +137,7 @@ describe('anything else', () => {
 
   it('each error carries its key and parameters, so the lab can say it in Chinese', () => {
     const t = parseRealTrace('PACKET: oops\nTRACE: 2 4a102771 filter:INPUT:bogus');
-    expect(t.errors.map((e) => [e.line, e.column, e.key, e.params])).toEqual([
+    expect(t.errors.map((e) => [e.line, e.column, e.code, e.params])).toEqual([
       [1, 9, 'xtables.head', { keyword: 'PACKET' }],
       [2, expect.any(Number), 'xtables.event', {}],
     ]);
@@ -145,7 +145,7 @@ describe('anything else', () => {
       'PACKET: must be followed by a family number and a hex trace id ("PACKET: 2 4a102771 ...")',
     );
     const long = parseRealTrace('x'.repeat(4_000_001)).errors[0];
-    expect([long?.key, long?.params]).toEqual(['too-long', { chars: 4_000_001, max: 4_000_000 }]);
+    expect([long?.code, long?.params]).toEqual(['too-long', { chars: 4_000_001, max: 4_000_000 }]);
   });
 
   it('an empty paste is no error', () => {

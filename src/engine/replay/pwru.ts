@@ -21,7 +21,8 @@
  */
 import { PacketCollector } from './collect.ts';
 import { baseFunc } from './stages.ts';
-import type { ParsedTrace, TraceParseError } from './types.ts';
+import type { Diagnostic } from '../diagnostic.ts';
+import type { ParsedTrace } from './types.ts';
 import { traceError, type TraceProblem } from '../replay-errors.ts';
 
 const LINE_RE = /^\s*(?:\d{4}-\d\d-\d\dT[\d:.]+\s+)?(0x[0-9a-f]+)\s+(\d+)\s+(\S+)(.*)$/;
@@ -142,7 +143,7 @@ function readLine(raw: string, caller: boolean): Event | TraceProblem | null {
 
 export function parsePwruTrace(lines: readonly string[]): ParsedTrace {
   const out = new PacketCollector();
-  const errors: TraceParseError[] = [];
+  const errors: Diagnostic[] = [];
   // skb@netns → its current packet id, and whether that skb was freed since.
   const current = new Map<string, { id: string; freed: boolean; n: number }>();
   const withHop = new Set<string>();

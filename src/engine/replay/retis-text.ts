@@ -15,7 +15,8 @@
  * ... proto TCP (6) flags [S]`.
  */
 import { PacketCollector } from './collect.ts';
-import type { ParsedTrace, TraceParseError } from './types.ts';
+import type { Diagnostic } from '../diagnostic.ts';
+import type { ParsedTrace } from './types.ts';
 import { traceError } from '../replay-errors.ts';
 
 /** The table Retis adds to switch nf_tables tracing on (retis/src/collect/collector/nft/nft.rs). */
@@ -84,7 +85,7 @@ interface Current {
 
 export function parseRetisText(lines: readonly string[]): ParsedTrace {
   const out = new PacketCollector();
-  const errors: TraceParseError[] = [];
+  const errors: Diagnostic[] = [];
   const verdicts = new Set<string>();
   const withHop = new Set<string>();
   let cur: Current | null = null;

@@ -27,7 +27,8 @@
 import { PacketCollector } from './collect.ts';
 import { fromBase64, packetFields, tcpFlagNames } from './packet-bytes.ts';
 import { parseRetisText, RETIS_TEXT_RE, RETIS_TRACE_TABLE, terminalOnly } from './retis-text.ts';
-import type { ParsedTrace, RealStep, TraceParseError } from './types.ts';
+import type { Diagnostic } from '../diagnostic.ts';
+import type { ParsedTrace, RealStep } from './types.ts';
 import { traceError, type TraceProblem } from '../replay-errors.ts';
 
 type Json = Record<string, unknown>;
@@ -121,7 +122,7 @@ function headerFields(ev: Json): Record<string, string> {
 
 interface Ctx {
   readonly out: PacketCollector;
-  readonly errors: TraceParseError[];
+  readonly errors: Diagnostic[];
   readonly withHop: Set<string>;
   readonly verdicts: Set<string>;
 }

@@ -3,7 +3,7 @@
  * `xtables-monitor --trace` (iptables-nft 1.8), `nft monitor trace` (nftables 1.0), Retis's JSON
  * events (`retis collect -o`) or pwru's output (text or `--output-json`).
  */
-import type { TraceParseError } from '../replay-errors.ts';
+import type { Diagnostic } from '../diagnostic.ts';
 
 /** One rule, chain end or policy the kernel reported (net/netfilter/nf_tables_trace.c). */
 export interface RealStep {
@@ -82,14 +82,12 @@ export interface RealPacket {
   readonly summary: string;
 }
 
-export type { TraceParseError };
-
 export type TraceFormat = 'xtables' | 'nft' | 'retis' | 'pwru' | 'unknown';
 
 export interface ParsedTrace {
   readonly format: TraceFormat;
   readonly packets: readonly RealPacket[];
-  readonly errors: readonly TraceParseError[];
+  readonly errors: readonly Diagnostic[];
   /** Lines that are not trace output (prompts, blank lines, other messages): skipped. */
   readonly unknown: number;
   /**

@@ -11,7 +11,8 @@
  * trace id, shared by every event of one skb.
  */
 import { PacketCollector, isTracingRule } from './collect.ts';
-import type { ParsedTrace, TraceParseError } from './types.ts';
+import type { Diagnostic } from '../diagnostic.ts';
+import type { ParsedTrace } from './types.ts';
 import { traceError } from '../replay-errors.ts';
 
 const FAMILIES: Readonly<Record<string, string>> = {
@@ -65,7 +66,7 @@ export function looksLikeXtables(lines: readonly string[]): boolean {
 
 export function parseXtablesTrace(lines: readonly string[]): ParsedTrace {
   const out = new PacketCollector();
-  const errors: TraceParseError[] = [];
+  const errors: Diagnostic[] = [];
   let unknown = 0;
   lines.forEach((raw, i) => {
     const line = i + 1;

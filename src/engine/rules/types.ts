@@ -88,13 +88,6 @@ export interface Ruleset {
   readonly trailingComments: string[];
 }
 
-export type Severity = 'error' | 'warning';
-
-/** A problem in the input, with where it is and what to do about it. Errors are data, not exceptions. */
-export interface Diagnostic {
-  readonly severity: Severity;
-  readonly line: number;
-  readonly column: number;
-  readonly message: string;
-  readonly hint?: string;
-}
+// The rule parser's files (parse.ts, compile.ts, validate.ts) import the problem type from here,
+// beside the ruleset types; it is the engine's one Diagnostic, not a type of their own.
+export type { Diagnostic, Severity } from '../diagnostic.ts';

@@ -2,6 +2,7 @@
 import {
   buildNetwork,
   enumerateOutcomes,
+  hostProblemText,
   simulate,
   xtablesNotation,
   type HostSpec,
@@ -48,7 +49,9 @@ export function lanNetwork(
   };
   const { network, problems } = buildNetwork({ hosts: [client, spec, ...extraHosts] });
   if (!network)
-    throw new Error(problems.map((p) => `${p.host} ${p.field}: ${p.message}`).join('\n'));
+    throw new Error(
+      problems.map((p) => `${p.source ?? ''} ${p.field ?? ''}: ${hostProblemText(p)}`).join('\n'),
+    );
   return network;
 }
 

@@ -117,7 +117,7 @@ describe('Calico resources (property)', () => {
         lines.splice(at, replace ? 1 : 0, line);
         const text = lines.join('\n');
         const m = readManifests(text, CLUSTER);
-        for (const d of m.diagnostics) expect(d.span.line).toBeLessThanOrEqual(lines.length + 1);
+        for (const d of m.diagnostics) expect(d.line).toBeLessThanOrEqual(lines.length + 1);
         const out = renderFelix({
           node: {
             name: 'core-1',

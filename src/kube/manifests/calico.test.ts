@@ -39,7 +39,7 @@ ${spec}`;
 
 const problems = (text: string) =>
   readManifests(text, CLUSTER).diagnostics.map(
-    (d) => `${d.span.line}:${d.span.column} ${d.path}: ${d.message}`,
+    (d) => `${d.line}:${d.column} ${d.field}: ${d.message}`,
   );
 
 describe('Calico resources in the manifests', () => {

@@ -3,19 +3,18 @@
  * server's defaults and allocations, pods placed on nodes, EndpointSlices as the controller would
  * write them (explicit EndpointSlices in the manifests win). Every problem carries a position.
  */
-import { canonicalIp } from '../../engine/index.ts';
+import { canonicalIp, diagnosticAt, type Diagnostic } from '../../engine/index.ts';
 import type { EndpointModel, EndpointSliceModel, Protocol, ServiceModel } from '../model.ts';
 import type { CalicoModel, GlobalNetworkPolicyModel, HostEndpointModel } from '../calico/index.ts';
 import { CALICO_KINDS, readGlobalNetworkPolicy, readHostEndpoint } from './calico.ts';
 import { endpointSlicesFor } from './endpointslices.ts';
 import { isWorkloadKind, readWorkload, schedule, type Workload } from './pods.ts';
 import { nameProblem } from './names.ts';
-import { Reader, type ManifestDiagnostic } from './reader.ts';
+import { Reader } from './reader.ts';
 import { allocate, readService, type ServiceDraft } from './services.ts';
 import type { ClusterSettings, PodModel } from './types.ts';
 import { isRecord, parseStream } from './yaml-source.ts';
 
-export type { ManifestDiagnostic } from './reader.ts';
 export type { ClusterSettings, NodeInfo, PodModel, Taint } from './types.ts';
 
 export interface ManifestModel {
@@ -24,7 +23,7 @@ export interface ManifestModel {
   readonly pods: PodModel[];
   /** Calico resources (HostEndpoint, GlobalNetworkPolicy); Felix's rules are rendered from them. */
   readonly calico?: CalicoModel;
-  readonly diagnostics: ManifestDiagnostic[];
+  readonly diagnostics: Diagnostic[];
   /** Why topology hints were not set, per `namespace/name`. */
   readonly hintNotes: Map<string, string>;
 }
@@ -42,10 +41,10 @@ const IGNORED_KINDS = new Set([
 
 // eslint-disable-next-line max-lines-per-function -- reads the documents by kind, then the checks across objects, in order
 export function readManifests(text: string, cluster: ClusterSettings): ManifestModel {
-  const diagnostics: ManifestDiagnostic[] = [];
+  const diagnostics: Diagnostic[] = [];
   const stream = parseStream(text);
   for (const p of stream.problems)
-    diagnostics.push({ severity: 'error', span: p.span, path: 'YAML', message: p.message });
+    diagnostics.push(diagnosticAt(p.span, p.message, { field: 'YAML' }));
   const drafts: ServiceDraft[] = [];
   const workloads: Workload[] = [];
   const explicitSlices: EndpointSliceModel[] = [];

@@ -106,14 +106,14 @@ describe('readManifests', () => {
     const text = `${DEPLOY}---\napiVersion: v1\nkind: Service\nmetadata: { name: web }\nspec:\n  selector: { app: nettest }\n  ports:\n    - port: 80\n      targetPort: www\n`;
     const m = readManifests(text, CLUSTER);
     expect(errors(m)).toEqual([]);
-    const e = m.diagnostics.find((d) => d.path.endsWith('targetPort'));
+    const e = m.diagnostics.find((d) => d.field?.endsWith('targetPort'));
     expect(e).toMatchObject({
       severity: 'warning',
-      path: 'Service default/web: spec.ports[0].targetPort',
+      field: 'Service default/web: spec.ports[0].targetPort',
       message:
         "'www' is not a port name of any container selected by app=nettest; this port has no endpoints",
     });
-    expect(e?.span).toMatchObject({ line: 25, column: 19 });
+    expect(e).toMatchObject({ line: 25, column: 19 });
   });
 
   it('reports bad values at their line and column, and YAML syntax errors too', () => {
@@ -121,7 +121,7 @@ describe('readManifests', () => {
       'apiVersion: v1\nkind: Service\nmetadata: { name: web }\nspec:\n  type: Loadbalancer\n  ports: [{ port: 70000 }]\n',
       CLUSTER,
     );
-    expect(errors(m).map((d) => [d.span.line, d.path, d.message])).toEqual([
+    expect(errors(m).map((d) => [d.line, d.field, d.message])).toEqual([
       [
         5,
         'Service default/web: spec.type',
@@ -133,7 +133,7 @@ describe('readManifests', () => {
       'apiVersion: v1\nkind: Service\nmetadata:\n  name: [web\n',
       CLUSTER,
     );
-    expect(errors(broken)[0]?.span.line).toBeGreaterThanOrEqual(4);
+    expect(errors(broken)[0]?.line).toBeGreaterThanOrEqual(4);
   });
 
   it('pods that fit no node stay pending, with the reason', () => {

@@ -1,14 +1,7 @@
 /** Typed access to a manifest's fields that records a positioned, instructor-readable problem for every bad value. */
+import { diagnosticAt, type Diagnostic } from '../../engine/index.ts';
 import { nameProblem, visible, type NameRule } from './names.ts';
-import { isRecord, type SourceDoc, type Span } from './yaml-source.ts';
-
-export interface ManifestDiagnostic {
-  readonly severity: 'error' | 'warning';
-  readonly span: Span;
-  /** `Service default/web: spec.ports[0].targetPort` */
-  readonly path: string;
-  readonly message: string;
-}
+import { isRecord, type SourceDoc } from './yaml-source.ts';
 
 export type Path = readonly (string | number)[];
 
@@ -31,7 +24,7 @@ export class Reader {
   constructor(
     readonly doc: SourceDoc,
     public label: string,
-    readonly out: ManifestDiagnostic[],
+    readonly out: Diagnostic[],
   ) {}
 
   get(path: Path): unknown {
@@ -45,12 +38,9 @@ export class Reader {
   }
 
   report(path: Path, message: string, severity: 'error' | 'warning' = 'error', key = false): void {
-    this.out.push({
-      severity,
-      span: this.doc.span(path, key),
-      path: `${this.label}: ${pathText(path)}`,
-      message,
-    });
+    // The field reads `Service default/web: spec.ports[0].targetPort`.
+    const field = `${this.label}: ${pathText(path)}`;
+    this.out.push(diagnosticAt(this.doc.span(path, key), message, { severity, field }));
   }
 
   str(
