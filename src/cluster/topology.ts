@@ -798,6 +798,8 @@ function podHostSpec(
   const spec: HostSpec = {
     name: host,
     role: 'pod',
+    // Built by the network when a packet reaches it: a probe's path holds a few of thousands.
+    generated: true,
     interfaces: [
       {
         name: 'eth0',
