@@ -217,25 +217,50 @@ function proxierConfig(
  * EndpointSlices, the node's kube-proxy settings and own rules. An edit that leaves all of them
  * as they were (a label, a comment, a Deployment's image) gives the very same text, so neither
  * the generator (0.1-0.3 s at 5,000 Services) nor the engine's parser (cached by text) runs again.
- * The key is the model written as JSON, once per model (~20 ms at 5,000 Services), compared with
- * the few entries kept: a multi-megabyte string as a map key cost 60-100 ms per lookup (flattened
- * and hashed anew by every get, delete and set), comparing equal strings costs a memcmp.
+ * The model is compared as JSON (~50 ms and a 3.6 MB string at 5,000 Services), written only
+ * when an entry of the same settings was made from another model object: `hookpath run` (one
+ * model, each node's settings once) never writes it, the lab does after an edit. The strings are
+ * compared, never used as map keys: a multi-megabyte string as a map key cost 60-100 ms per
+ * lookup (flattened and hashed anew by every get, delete and set), comparing equal strings costs
+ * a memcmp. An entry holds its model only until the model is written as JSON.
  */
-const rulesKept: { readonly key: string; readonly model: string; readonly text: string }[] = [];
+interface RulesEntry {
+  readonly key: string;
+  /** The model the text was made from, until it is written as JSON. */
+  model: ManifestModel | null;
+  modelJson: string | null;
+  readonly text: string;
+}
+const rulesKept: RulesEntry[] = [];
 const RULES_KEPT = 6;
 const modelKeys = new WeakMap<ManifestModel, string>();
 
-function cachedRules(model: ManifestModel, key: unknown, make: () => string): string {
+function modelJson(model: ManifestModel): string {
   let m = modelKeys.get(model);
   if (m === undefined) {
     m = JSON.stringify([model.services, model.endpointSlices]);
     modelKeys.set(model, m);
   }
+  return m;
+}
+
+/** Whether the entry was made from this model, or from one with the same Services and slices. */
+function madeFrom(e: RulesEntry, model: ManifestModel): boolean {
+  if (e.model === model) return true;
+  if (e.modelJson === null && e.model) {
+    e.modelJson = modelJson(e.model);
+    e.model = null;
+  }
+  return e.modelJson === modelJson(model);
+}
+
+function cachedRules(model: ManifestModel, key: unknown, make: () => string): string {
   const k = JSON.stringify(key);
-  const at = rulesKept.findIndex((e) => e.key === k && e.model === m);
+  const at = rulesKept.findIndex((e) => e.key === k && madeFrom(e, model));
   const entry = (at >= 0 ? rulesKept.splice(at, 1)[0] : undefined) ?? {
     key: k,
-    model: m,
+    model,
+    modelJson: null,
     text: make(),
   };
   rulesKept.unshift(entry);
@@ -798,6 +823,8 @@ function podHostSpec(
   const spec: HostSpec = {
     name: host,
     role: 'pod',
+    // Built by the network when a packet reaches it: a probe's path holds a few of thousands.
+    generated: true,
     interfaces: [
       {
         name: 'eth0',

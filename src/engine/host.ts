@@ -45,6 +45,12 @@ export interface HostSpec {
   readonly lazyNftables?: () => string;
   /** The IPVS table (kube-proxy's IPVS mode); absent means no IPVS virtual service. */
   readonly ipvs?: IpvsSpec;
+  /**
+   * A generator's host (a cluster's pods): built when the network is first asked for it (a
+   * packet reaches it, a probe starts on it), not with the network. Must have no problems: one
+   * then throws, as lazyRules' errors do.
+   */
+  readonly generated?: boolean;
 }
 
 export interface InterfaceSpec {

@@ -121,3 +121,48 @@ describe('ARP requests pass rp_filter (arp_process -> ip_route_input_noref)', ()
     }
   });
 });
+
+describe("generated hosts (a cluster's pods) are built when a packet reaches them", () => {
+  const generated = (spec: NetworkSpec): NetworkSpec => ({
+    hosts: spec.hosts.map((h) => (h.name === 'pod' ? { ...h, generated: true } : h)),
+  });
+
+  it('a generated pod answers exactly as one built with the network', () => {
+    const spec = podNetwork({
+      proxyArp: true,
+      nodeRoutes: [{ to: 'default', via: '192.168.50.1' }],
+    });
+    expect(connectToPod(generated(spec))).toEqual(connectToPod(spec));
+  });
+
+  it('a generated host with a broken address fails when reached, not with the network', () => {
+    const spec = podNetwork({
+      proxyArp: true,
+      nodeRoutes: [{ to: 'default', via: '192.168.50.1' }],
+    });
+    const broken: NetworkSpec = {
+      hosts: spec.hosts.map((h) =>
+        h.name === 'pod'
+          ? {
+              ...h,
+              generated: true,
+              interfaces: [{ ...h.interfaces[0]!, addresses: ['10.244.1.5/99'] }],
+            }
+          : h,
+      ),
+    };
+    const { network, problems } = buildNetwork(broken);
+    expect(problems).toEqual([]);
+    expect(network?.hosts.has('pod')).toBe(true);
+    expect(() => connectToPod(broken)).toThrow(/generated host pod does not build/);
+    // The same host, not generated, is a problem of the network.
+    const plain = { hosts: broken.hosts.map(({ generated: _, ...h }) => h) };
+    expect(buildNetwork(plain).problems[0]).toMatchObject({ host: 'pod' });
+  });
+
+  it('lists every host, generated or not, when iterated', () => {
+    const { network } = buildNetwork(generated(podNetwork({ proxyArp: true, nodeRoutes: [] })));
+    expect([...(network?.hosts.keys() ?? [])].sort()).toEqual(['node', 'pod']);
+    expect(network?.hosts.get('pod')?.config.ifaces.get('eth0')?.segment).toBe('p');
+  });
+});

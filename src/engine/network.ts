@@ -35,6 +35,72 @@ export interface Network {
   readonly arpOwners: Readonly<Record<string, string>>;
 }
 
+/**
+ * The hosts of a network by name. A generated host (`HostSpec.generated`: a cluster's pods) is
+ * built when it is first asked for, which is when a packet reaches it or a probe starts on it:
+ * a 5,000-pod cluster builds the few pods on a probe's path, not all of them. Iterating builds
+ * every host.
+ */
+class Hosts implements ReadonlyMap<string, HostRuntime> {
+  constructor(
+    private readonly built: Map<string, HostRuntime>,
+    private readonly pending: Map<string, HostSpec>,
+    private readonly parsed: ParsedRules | undefined,
+  ) {}
+
+  get(name: string): HostRuntime | undefined {
+    const hit = this.built.get(name);
+    if (hit !== undefined) return hit;
+    const spec = this.pending.get(name);
+    if (spec === undefined) return undefined;
+    const { host, problems } = buildHost(spec, this.parsed);
+    // A generator's host with a problem is the generator's bug, as lazyRules' errors are.
+    if (!host)
+      throw new Error(
+        `generated host ${name} does not build: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`,
+      );
+    this.pending.delete(name);
+    this.built.set(name, host);
+    return host;
+  }
+
+  has(name: string): boolean {
+    return this.built.has(name) || this.pending.has(name);
+  }
+
+  get size(): number {
+    return this.built.size + this.pending.size;
+  }
+
+  private all(): Map<string, HostRuntime> {
+    for (const name of [...this.pending.keys()]) this.get(name);
+    return this.built;
+  }
+
+  forEach(
+    f: (value: HostRuntime, key: string, map: ReadonlyMap<string, HostRuntime>) => void,
+    thisArg?: unknown,
+  ): void {
+    for (const [k, v] of this.all()) f.call(thisArg, v, k, this);
+  }
+
+  entries(): MapIterator<[string, HostRuntime]> {
+    return this.all().entries();
+  }
+
+  keys(): MapIterator<string> {
+    return this.all().keys();
+  }
+
+  values(): MapIterator<HostRuntime> {
+    return this.all().values();
+  }
+
+  [Symbol.iterator](): MapIterator<[string, HostRuntime]> {
+    return this.all()[Symbol.iterator]();
+  }
+}
+
 export function buildNetwork(
   spec: NetworkSpec,
   options: { readonly parsed?: ParsedRules } = {},
@@ -44,28 +110,44 @@ export function buildNetwork(
 } {
   const problems: Diagnostic[] = [];
   const hosts = new Map<string, HostRuntime>();
+  const pending = new Map<string, HostSpec>();
   const segments = new Map<string, Attachment[]>();
+  const attach = (host: string, iface: string, segment: string | null | undefined) => {
+    if (!segment) return;
+    const list = segments.get(segment);
+    if (list) list.push({ host, iface });
+    else segments.set(segment, [{ host, iface }]);
+  };
   for (const hs of spec.hosts) {
-    if (hosts.has(hs.name))
+    if (hosts.has(hs.name) || pending.has(hs.name))
       problems.push({ ...fieldError('name', `two hosts are named ${hs.name}`), source: hs.name });
+    if (hs.generated) {
+      // Its segments as its config would list them: each interface name once, the last one's.
+      const byName = new Map(hs.interfaces.map((i) => [i.name, i]));
+      for (const i of byName.values()) if (i.name !== 'lo') attach(hs.name, i.name, i.segment);
+      pending.set(hs.name, hs);
+      continue;
+    }
     const { host, problems: p } = buildHost(hs, options.parsed);
     problems.push(...p);
     if (!host) continue;
     hosts.set(hs.name, host);
-    for (const iface of host.config.ifaces.values()) {
-      if (!iface.segment) continue;
-      const list = segments.get(iface.segment) ?? [];
-      list.push({ host: hs.name, iface: iface.name });
-      segments.set(iface.segment, list);
-    }
+    for (const iface of host.config.ifaces.values()) attach(hs.name, iface.name, iface.segment);
   }
   for (const [ip, owner] of Object.entries(spec.arpOwners ?? {})) {
-    if (!hosts.has(owner))
+    if (!hosts.has(owner) && !pending.has(owner))
       problems.push({ ...fieldError(`arpOwners.${ip}`, `no host named ${owner}`), source: owner });
   }
   trimHostConfigs(spec.hosts.length);
   if (problems.length) return { network: null, problems };
-  return { network: { hosts, segments, arpOwners: spec.arpOwners ?? {} }, problems };
+  return {
+    network: {
+      hosts: new Hosts(hosts, pending, options.parsed),
+      segments,
+      arpOwners: spec.arpOwners ?? {},
+    },
+    problems,
+  };
 }
 
 /** Mutable state of every host (conntrack, recent lists, open client sockets) and the clock. */
