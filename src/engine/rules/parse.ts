@@ -184,8 +184,16 @@ class RulesetReader {
     const column = indent + 1 + (tk.cols[0] as number);
     this.declareChain(table, name, policy, counters, column);
     if (this.recording) {
-      const at = { line: this.recLine, start: this.recStart, end: this.recEnd };
-      this.item = { kind: CHAIN, ...at, name, policy, counters, column };
+      this.item = {
+        kind: CHAIN,
+        line: this.recLine,
+        start: this.recStart,
+        end: this.recEnd,
+        name,
+        policy,
+        counters,
+        column,
+      };
     }
   }
 
@@ -428,16 +436,14 @@ class RulesetReader {
       const raw = src.slice(pos, e);
       this.line(raw, firstLine + k, pos);
       if (record) {
-        const at = { line: k, start: pos - start, end: e - start };
         const fine = this.diagnostics.length === d0 && this.table === table;
-        const comment = raw.charCodeAt(0) === 35; /* # */
-        items.push(
-          !fine
-            ? { kind: REDO, ...at }
-            : comment
-              ? { kind: COMMENT, ...at, text: this.pendingComments.at(-1) as string }
-              : (this.item ?? { kind: REDO, ...at }),
-        );
+        const s0 = pos - start;
+        const e0 = e - start;
+        if (fine && raw.charCodeAt(0) === 35 /* # */) {
+          const text = this.pendingComments[this.pendingComments.length - 1] as string;
+          items.push({ kind: COMMENT, line: k, start: s0, end: e0, text });
+        } else if (fine && this.item) items.push(this.item);
+        else items.push({ kind: REDO, line: k, start: s0, end: e0 });
       }
       k++;
       pos = nl + 1;
