@@ -57,7 +57,7 @@ function parsedByText(text: string): ReturnType<typeof parseRuleset> {
   if (hit) {
     parsedRules.delete(text);
   } else {
-    hit = parseRuleset(text, { family: 4 });
+    hit = parseRuleset(text, { family: 4, reusePieces: true });
     if (parsedRules.size >= PARSED_MAX)
       parsedRules.delete(parsedRules.keys().next().value as string);
   }

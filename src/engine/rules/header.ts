@@ -55,6 +55,14 @@ export function protoNumber(name: string): number {
           : -2;
 }
 
+/** What a header's integers name, by value: see HeaderStore.exportRow. */
+export interface HeaderRefs {
+  readonly in: string | null;
+  readonly out: string | null;
+  readonly src6: Cidr | null;
+  readonly dst6: Cidr | null;
+}
+
 /** The header matches of one table's rules. */
 export class HeaderStore {
   private data: Int32Array;
@@ -143,12 +151,7 @@ export class HeaderStore {
     if (this.has(at, f)) return false;
     const wild = name.endsWith('+');
     const key = wild ? name.slice(0, -1) : name;
-    let id = this.ifaceIds.get(key);
-    if (id === undefined) {
-      id = this.ifaces.push(key);
-      this.ifaceIds.set(key, id);
-    }
-    this.data[at + col] = id;
+    this.data[at + col] = this.ifaceId(key);
     this.flag(at, f | (negated ? inv : 0) | (wild ? plus : 0));
     return true;
   }
@@ -178,6 +181,55 @@ export class HeaderStore {
     }
     this.flag(at, f);
     return true;
+  }
+
+  /**
+   * Copies the header at `at` into `into` (STRIDE integers from `off`); returns what the integers
+   * name rather than hold (interface names, IPv6 prefixes are ids in this store), or null when
+   * the header has none. importRow writes it back into another store of the same family.
+   */
+  exportRow(at: number, into: Int32Array, off: number): HeaderRefs | null {
+    const d = this.data;
+    for (let k = 0; k < STRIDE; k++) into[off + k] = d[at + k] as number;
+    const f = d[at + FLAGS] as number;
+    const v6 = this.family === 6;
+    if (!(f & (F_IN | F_OUT)) && !(v6 && f & (F_SRC | F_DST))) return null;
+    const iface = (flag: number, col: number) =>
+      f & flag ? (this.ifaces[(d[at + col] as number) - 1] as string) : null;
+    const cidr = (flag: number, col: number) =>
+      v6 && f & flag ? (this.cidrs6[(d[at + col] as number) - 1] as Cidr) : null;
+    return {
+      in: iface(F_IN, IN),
+      out: iface(F_OUT, OUT),
+      src6: cidr(F_SRC, SRC),
+      dst6: cidr(F_DST, DST),
+    };
+  }
+
+  /** Writes a header exported by exportRow at `at` (a slot just added). */
+  importRow(at: number, from: Int32Array, off: number, refs: HeaderRefs | null): void {
+    const d = this.data;
+    for (let k = 0; k < STRIDE; k++) d[at + k] = from[off + k] as number;
+    if (refs === null) return;
+    // Ids in the order the rule's options gave them (the lower id of the exported row first).
+    const inFirst = refs.out === null || (from[off + IN] as number) < (from[off + OUT] as number);
+    if (refs.in !== null && inFirst) d[at + IN] = this.ifaceId(refs.in);
+    if (refs.out !== null) d[at + OUT] = this.ifaceId(refs.out);
+    if (refs.in !== null && !inFirst) d[at + IN] = this.ifaceId(refs.in);
+    const srcFirst =
+      refs.dst6 === null || (from[off + SRC] as number) < (from[off + DST] as number);
+    if (refs.src6 !== null && srcFirst) d[at + SRC] = this.cidrs6.push(refs.src6);
+    if (refs.dst6 !== null) d[at + DST] = this.cidrs6.push(refs.dst6);
+    if (refs.src6 !== null && !srcFirst) d[at + SRC] = this.cidrs6.push(refs.src6);
+  }
+
+  private ifaceId(key: string): number {
+    let id = this.ifaceIds.get(key);
+    if (id === undefined) {
+      id = this.ifaces.push(key);
+      this.ifaceIds.set(key, id);
+    }
+    return id;
   }
 
   /** ip_packet_match, plus the hoisted ports. */

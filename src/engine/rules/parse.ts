@@ -4,11 +4,22 @@
  * read (iptables-restore does the same: a rule it reads is a rule the kernel gets). Errors are
  * returned, never thrown.
  */
-import { compileRule, type RulePlace } from './compile.ts';
+import { CompiledRule, compileRule, type RulePlace } from './compile.ts';
+import { HEADER_STRIDE } from './header.ts';
 import { parseRuleBody } from './parse-rule.ts';
 import { lookupTarget } from './registry.ts';
 import { IPTABLES_WORDS } from './intern.ts';
 import { ChainRec, TableRec } from './table.ts';
+import {
+  CHAIN,
+  COMMENT,
+  REDO,
+  RULE,
+  pieceCaches,
+  type PieceItem,
+  type PieceRecord,
+  type RuleItem,
+} from './pieces.ts';
 import { LineTokens } from './tokenize.ts';
 import { BUILTIN_CHAINS, TABLES, type Diagnostic, type Ruleset, type TableName } from './types.ts';
 import { validateTable } from './validate.ts';
@@ -24,6 +35,12 @@ export interface ParseResult {
 
 export interface ParseOptions {
   readonly family?: 4 | 6;
+  /**
+   * Reuse what reading the same pieces of text did before (pieces.ts): for rulesets read again
+   * and again with small changes, such as a node's generated rules after an edit. The result is
+   * the same as without.
+   */
+  readonly reusePieces?: boolean;
 }
 
 const CHAIN_NAME = /^[^\s!-][^\s]{0,28}$/;
@@ -44,6 +61,14 @@ class RulesetReader {
   private lineStart = 0;
   /** Where the rule being compiled goes; one object reused for every rule. */
   private readonly place: Mutable<RulePlace>;
+  /** While a piece is recorded: what its line did, when it can be replayed (pieces.ts). */
+  private recording = false;
+  private item: PieceItem | null = null;
+  private recLine = 0;
+  private recStart = 0;
+  private recEnd = 0;
+  private rows = new Int32Array(0);
+  private rowCount = 0;
 
   constructor(
     family: 4 | 6,
@@ -156,7 +181,20 @@ class RulesetReader {
     const name = tk.words[0] as string;
     const policy = tk.count > 1 ? (tk.words[1] as string) : '-';
     const counters = tk.count > 2 ? (tk.words[2] as string) : '[0:0]';
-    this.declareChain(table, name, policy, counters, indent + 1 + (tk.cols[0] as number));
+    const column = indent + 1 + (tk.cols[0] as number);
+    this.declareChain(table, name, policy, counters, column);
+    if (this.recording) {
+      this.item = {
+        kind: CHAIN,
+        line: this.recLine,
+        start: this.recStart,
+        end: this.recEnd,
+        name,
+        policy,
+        counters,
+        column,
+      };
+    }
   }
 
   private declareChain(
@@ -314,6 +352,155 @@ class RulesetReader {
     }
     table.place(chain, rule.id, at);
     table.ruleOrder.push(rule);
+    if (this.recording && !insert && !table.cols.stateful(rule.id)) this.recordRule(table, rule);
+  }
+
+  /** The replayable parts of a rule just compiled (pieces.ts). */
+  private recordRule(table: TableRec, rule: CompiledRule): void {
+    const name = rule.targetName;
+    const to = name === null ? undefined : table.chains.get(name);
+    const toUser = to !== undefined && !to.builtin;
+    const row = this.rowCount * HEADER_STRIDE;
+    if (row + HEADER_STRIDE > this.rows.length) {
+      const bigger = new Int32Array(Math.max(16 * HEADER_STRIDE, 2 * this.rows.length));
+      bigger.set(this.rows);
+      this.rows = bigger;
+    }
+    const refs = table.headers.exportRow(rule.header, this.rows, row);
+    this.rowCount++;
+    const cols = table.cols;
+    this.item = {
+      kind: RULE,
+      line: this.recLine,
+      start: this.recStart,
+      end: this.recEnd,
+      chain: rule.chain,
+      targetName: name,
+      toUser,
+      via: cols.via(rule.id),
+      targetColumn: cols.targetColumn(rule.id),
+      text: this.place.text,
+      counters: this.place.counters,
+      row,
+      refs,
+      matches: rule.matches,
+      target: rule.target,
+      probability: rule.probability,
+    };
+  }
+
+  /**
+   * A piece of whole lines, `source[start, end)`, its first line numbered `firstLine`: replayed
+   * when the cache knows its text (read in a table of this name), read and recorded otherwise.
+   */
+  piece(start: number, end: number, firstLine: number, cache: (typeof pieceCaches)[4]): void {
+    const table = this.table;
+    if (table === null) {
+      this.readLines(start, end, firstLine, false);
+      return;
+    }
+    const key = this.source.slice(start, end);
+    const known = cache.get(key);
+    if (known && known.table === table.name) {
+      this.replay(table, known, start, firstLine);
+      return;
+    }
+    this.recording = true;
+    this.rowCount = 0;
+    const items = this.readLines(start, end, firstLine, true);
+    this.recording = false;
+    cache.set(key, {
+      table: table.name,
+      lines: items.length,
+      items,
+      rows: this.rows.slice(0, this.rowCount * HEADER_STRIDE),
+      gen: 0,
+    });
+  }
+
+  /** Reads the lines of `source[start, end)` (each ends with a line break); records them if asked. */
+  private readLines(start: number, end: number, firstLine: number, record: boolean): PieceItem[] {
+    const src = this.source;
+    const items: PieceItem[] = [];
+    const table = this.table;
+    let pos = start;
+    let k = 0;
+    while (pos < end) {
+      const nl = src.indexOf('\n', pos);
+      const e = nl > pos && src.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      const d0 = this.diagnostics.length;
+      this.item = null;
+      this.recLine = k;
+      this.recStart = pos - start;
+      this.recEnd = e - start;
+      const raw = src.slice(pos, e);
+      this.line(raw, firstLine + k, pos);
+      if (record) {
+        const fine = this.diagnostics.length === d0 && this.table === table;
+        const s0 = pos - start;
+        const e0 = e - start;
+        if (fine && raw.charCodeAt(0) === 35 /* # */) {
+          const text = this.pendingComments[this.pendingComments.length - 1] as string;
+          items.push({ kind: COMMENT, line: k, start: s0, end: e0, text });
+        } else if (fine && this.item) items.push(this.item);
+        else items.push({ kind: REDO, line: k, start: s0, end: e0 });
+      }
+      k++;
+      pos = nl + 1;
+    }
+    this.item = null;
+    return items;
+  }
+
+  /** Does what reading the piece's lines did (pieces.ts), line by line. */
+  private replay(table: TableRec, record: PieceRecord, start: number, firstLine: number): void {
+    for (const it of record.items) {
+      const lineNo = firstLine + it.line;
+      const from = start + it.start;
+      if (it.kind === COMMENT) {
+        this.pendingComments.push(it.text);
+        continue;
+      }
+      this.lineNo = lineNo;
+      this.lineStart = from;
+      if (it.kind === CHAIN) this.declareChain(table, it.name, it.policy, it.counters, it.column);
+      else if (it.kind !== RULE || !this.replayRule(table, it, record.rows, lineNo, from))
+        this.line(this.source.slice(from, start + it.end), lineNo, from);
+    }
+  }
+
+  /**
+   * Places a recorded rule, if what it was compiled against holds: its chain exists, and its
+   * target is a user chain exactly when it was one. False when the line must be read anew.
+   */
+  private replayRule(
+    table: TableRec,
+    it: RuleItem,
+    rows: Int32Array,
+    lineNo: number,
+    from: number,
+  ): boolean {
+    const chain = table.chains.get(it.chain);
+    if (!chain) return false;
+    const name = it.targetName;
+    const named = name === null ? undefined : table.chains.get(name);
+    const to = named && !named.builtin ? named : undefined;
+    if ((to !== undefined) !== it.toUser) return false;
+    const headers = table.headers;
+    const slot = headers.add();
+    headers.importRow(slot, rows, it.row, it.refs);
+    const id = slot / HEADER_STRIDE;
+    const cols = table.cols;
+    const textEnd = from + (it.end - it.start);
+    cols.set(id, lineNo, chain.count + 1, from, textEnd, it.text, it.counters);
+    const rule = new CompiledRule(cols, id, chain, to ? to.name : name);
+    rule.target = to ? (it.via === '-g' ? to.goto() : to.jump()) : it.target;
+    rule.matches = it.matches;
+    rule.probability = it.probability;
+    cols.setTarget(id, it.targetColumn, it.via, false);
+    table.place(chain, id, chain.count);
+    table.ruleOrder.push(rule);
+    return true;
   }
 
   private flush(table: TableRec, k0: number): void {
@@ -371,9 +558,60 @@ class RulesetReader {
   }
 }
 
+/** Lines a piece holds at most. */
+const PIECE_LINES = 64;
+
+/**
+ * Where the piece that starts at `pos` ends (after the line break of its last line), or `pos`
+ * when the line there is read on its own: a piece holds lines that start with `-`, `:` or `#`
+ * and end with a line break, and ends after a line whose last characters hash to 0 mod 16 (about
+ * 16 lines), or after PIECE_LINES. The text decides, not the position: the same lines cut into
+ * the same pieces wherever they are.
+ */
+function pieceEnd(text: string, pos: number): number {
+  let p = pos;
+  for (let n = 0; n < PIECE_LINES; n++) {
+    const c = text.charCodeAt(p);
+    if (c !== 45 /* - */ && c !== 58 /* : */ && c !== 35 /* # */) return p;
+    const nl = text.indexOf('\n', p);
+    if (nl < 0) return p;
+    let h = 0;
+    for (let k = Math.max(p, nl - 8); k < nl; k++) h = (h * 31 + text.charCodeAt(k)) | 0;
+    p = nl + 1;
+    if ((h & 15) === 0) return p;
+  }
+  return p;
+}
+
+function parsePieces(reader: RulesetReader, text: string, family: 4 | 6): ParseResult {
+  const cache = pieceCaches[family];
+  cache.begin();
+  let pos = 0;
+  let lineCount = 0;
+  while (pos <= text.length) {
+    const end = pieceEnd(text, pos);
+    if (end > pos) {
+      reader.piece(pos, end, lineCount + 1, cache);
+      for (let k = pos; k < end; k = text.indexOf('\n', k) + 1) lineCount++;
+      pos = end;
+      continue;
+    }
+    let nl = text.indexOf('\n', pos);
+    if (nl < 0) nl = text.length;
+    const e = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+    lineCount++;
+    reader.line(text.slice(pos, e), lineCount, pos);
+    pos = nl + 1;
+  }
+  cache.end();
+  return reader.finish(lineCount);
+}
+
 /** Reads iptables-save text; every problem is a diagnostic with its line and column. */
 export function parseRuleset(text: string, options: ParseOptions = {}): ParseResult {
-  const reader = new RulesetReader(options.family ?? 4, text);
+  const family = options.family ?? 4;
+  const reader = new RulesetReader(family, text);
+  if (options.reusePieces) return parsePieces(reader, text, family);
   // Lines are walked with indexOf and sliced, not split: slices share the input's memory.
   let pos = 0;
   let lineCount = 0;
