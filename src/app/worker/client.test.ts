@@ -3,6 +3,7 @@ import { createLabClient, type WorkerLike } from './client.ts';
 import { createLabHandler } from './handler.ts';
 import type { CheckExercise, RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { podResult } from '../testing/lab-fixtures.ts';
+import { localChoices } from './choice-server.ts';
 
 /** A fake worker running the real handler; `mode` makes it hang or crash. */
 class FakeWorker implements WorkerLike {
@@ -31,6 +32,12 @@ class FakeWorker implements WorkerLike {
   postMessage(msg: WorkerRequest) {
     this.received.push(msg);
     if (this.mode === 'hang') return;
+    // As lab.worker.ts does: a filter is answered at once, from the choices of runs made here.
+    if (msg.type === 'choices') {
+      const shown = localChoices.answer(msg.query);
+      const data: WorkerResponse = { type: 'choices', id: msg.id, shown };
+      return void setTimeout(() => this.onmessage?.({ data } as MessageEvent<WorkerResponse>), 1);
+    }
     // A big cluster: the answer comes, later than the time limit.
     if (this.mode === 'slow') return void setTimeout(() => this.handler.receive(msg), 120);
     if (this.mode === 'crash' && msg.type === 'run') {
