@@ -198,4 +198,18 @@ describe('exercise checks through the client', () => {
     const o = await client.check({ exercise: 'x', answer: 'right' });
     expect(o.kind === 'report' && o.report.solved).toBe(true);
   });
+
+  it("asks the worker for a filter's options; a newer filter drops the older's answer", async () => {
+    const client = createLabClient({
+      createWorker: () => new FakeWorker(runLab, 'ok'),
+      loadInThread: async () => runLab,
+    });
+    const o = await client.run(input);
+    const key = o.kind === 'result' ? (o.result.choices?.key ?? -1) : -1;
+    const q = { key, filter: 'nettest', from: '', to: '' };
+    const older = client.choices({ ...q, filter: 'cp-1' });
+    const newer = client.choices(q);
+    expect(await older).toBeNull();
+    expect((await newer)?.senders.shown.map((s) => s.id)).toEqual(['pod/nettest']);
+  });
 });
