@@ -1,14 +1,23 @@
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useActions, useLab } from './context.tsx';
-import { choiceLists } from '../worker/choices.ts';
+import { PICKER_MAX, type ChoicesSummary, type ShownChoices } from '../worker/choices.ts';
 import { isBig, useDeferredWhen } from './defer.ts';
 
+export { PICKER_MAX };
+
 /**
- * Options a picker lists at most; past that a filter narrows them (a native select stays fast).
- * The lists are searched where they arrived, as columns of strings (worker/choices.ts).
+ * What the lists show: with no filter the result's own summary; with one, the worker's answer for
+ * it (the previous filter's, while the newest is on its way).
  */
-export const PICKER_MAX = 150;
+function listed(
+  summary: ChoicesSummary | null,
+  found: ShownChoices | null,
+  filter: string,
+): ShownChoices | null {
+  if (!summary || !filter) return summary?.unfiltered ?? null;
+  return found?.query.key === summary.key ? found : summary.unfiltered;
+}
 
 const IP_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]):(\d{1,5})$/;
 
@@ -18,7 +27,8 @@ export function PathPicker() {
   const { t } = useTranslation();
   // A big result's choices render after the rest of the page (defer.ts).
   const current = useLab((s) => s.result?.choices ?? null);
-  const choices = useDeferredWhen(current, isBig(current));
+  const summary = useDeferredWhen(current, isBig(current));
+  const findChoices = useLab((s) => s.findChoices);
   const path = useLab((s) => s.doc.path);
   const probe = useLab((s) => s.result?.probe ?? null);
   const { setPath } = useActions();
@@ -35,17 +45,27 @@ export function PathPicker() {
     return () => window.removeEventListener('keydown', key);
   }, [typing]);
   const [filter, setFilter] = useState('');
-  const lists = useMemo(() => (choices ? choiceLists(choices) : null), [choices]);
   const from = path?.from ?? probe?.from ?? '';
   const to = path?.to ?? probe?.to ?? '';
-  const nSenders = lists?.senders.length ?? 0;
-  const nDests = lists?.destinations.length ?? 0;
+  // The choices stay in the worker: a filter's matches are asked for (worker/choice-server.ts).
+  const [found, setFound] = useState<ShownChoices | null>(null);
+  const f = filter.trim();
+  useEffect(() => {
+    if (!summary || !f || !findChoices) return;
+    let live = true;
+    void findChoices({ key: summary.key, filter: f, from, to }).then((r) => {
+      if (live && r) setFound(r);
+    });
+    return () => {
+      live = false;
+    };
+  }, [summary, f, from, to, findChoices]);
+  const nSenders = summary?.senders ?? 0;
+  const nDests = summary?.destinations ?? 0;
   const big = nSenders > PICKER_MAX || nDests > PICKER_MAX;
-  const none = { shown: [], more: 0 };
-  const { shown: senders, more: moreSenders } =
-    lists?.senders.bounded(filter, from, PICKER_MAX) ?? none;
-  const { shown: dests, more: moreDests } =
-    lists?.destinations.bounded(filter, to, PICKER_MAX) ?? none;
+  const lists = listed(summary, found, f);
+  const { shown: senders, more: moreSenders } = lists?.senders ?? { shown: [], more: 0 };
+  const { shown: dests, more: moreDests } = lists?.destinations ?? { shown: [], more: 0 };
   const known = dests.some((d) => d.id === to);
   // A few kinds for up to 300 options: each translated once per render, not once per option.
   const kinds = new Map<string, string>();

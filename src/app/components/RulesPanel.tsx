@@ -1,4 +1,13 @@
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  memo,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLab } from './context.tsx';
 import { stepsOf } from '../store/lab-store.ts';
@@ -205,8 +214,15 @@ const ChainBlock = memo(function ChainBlock({
 }) {
   const { t } = useTranslation();
   const matched = new Set(matchedKey ? matchedKey.split(',').map(Number) : []);
+  const rows = open ? visibleRules(chain, matched) : [];
+  // The size a chain off screen is given until it is first laid out (lab.css, .chain).
+  const estimate = { '--chain-rows': 1 + rows.length } as CSSProperties;
   return (
-    <div className={`chain${matched.size ? ' has-match' : ''}`} data-chain={chain.name}>
+    <div
+      className={`chain${matched.size ? ' has-match' : ''}`}
+      data-chain={chain.name}
+      style={estimate}
+    >
       <button
         type="button"
         className="chain-head"
@@ -217,23 +233,22 @@ const ChainBlock = memo(function ChainBlock({
         <span className="muted">{chain.policy}</span>{' '}
         <span className="muted">· {t('rules.count', { count: chain.count })}</span>
       </button>
-      {open &&
-        visibleRules(chain, matched).map((r, i) =>
-          'gap' in r ? (
-            <div key={`gap-${i}`} className="rule-gap muted">
-              {t('rules.gap', { count: r.gap })}
-            </div>
-          ) : (
-            <RuleLine
-              key={r.line}
-              line={r.line}
-              matched={matched.has(r.line)}
-              current={r.line === current}
-            >
-              {r.text}
-            </RuleLine>
-          ),
-        )}
+      {rows.map((r, i) =>
+        'gap' in r ? (
+          <div key={`gap-${i}`} className="rule-gap muted">
+            {t('rules.gap', { count: r.gap })}
+          </div>
+        ) : (
+          <RuleLine
+            key={r.line}
+            line={r.line}
+            matched={matched.has(r.line)}
+            current={r.line === current}
+          >
+            {r.text}
+          </RuleLine>
+        ),
+      )}
     </div>
   );
 });

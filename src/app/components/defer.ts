@@ -5,13 +5,13 @@
  * (an ordinary edit's redraw went from ~0.2-0.5 s to ~0.5-0.8 s at load 12x the cores).
  */
 import { useDeferredValue } from 'react';
-import type { PackedChoices } from '../worker/choices.ts';
+import type { ChoicesSummary } from '../worker/choices.ts';
 
 /** Path choices past which a result counts as big (5,000 Services offer ~15,000). */
 export const DEFER_FROM = 2_000;
 
-export function isBig(choices: PackedChoices | null | undefined): boolean {
-  return !!choices && choices.senders.count + choices.destinations.count > DEFER_FROM;
+export function isBig(choices: ChoicesSummary | null | undefined): boolean {
+  return !!choices && choices.senders + choices.destinations > DEFER_FROM;
 }
 
 /** `value` as a deferred value when `defer`, as it is otherwise. */

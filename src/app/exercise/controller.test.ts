@@ -1,5 +1,6 @@
 /** The exercise controller with the real lab store, runLab and checker (in this thread). */
 import { labView } from '../worker/view.ts';
+import { localChoices } from '../worker/choice-server.ts';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runLab } from '../../cluster/lab.ts';
@@ -35,6 +36,9 @@ const client: LabClient = {
   },
   async check(input) {
     return { kind: 'report', report: checkInput(input), ms: 1 };
+  },
+  async choices(query) {
+    return localChoices.answer(query);
   },
 };
 

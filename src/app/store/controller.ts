@@ -389,6 +389,9 @@ export function createLabController(
     },
   };
 
+  // The picker's filter searches the choices where the client's runs left them.
+  store.setState({ findChoices: (q) => client.choices(q) });
+
   // The lab was loaded before the controller existed: take note of what it shows.
   const s0 = store.getState();
   if (s0.scenario && s0.conflict?.kind !== 'link') noteShown(s0);

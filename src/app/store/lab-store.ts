@@ -6,6 +6,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { PathSelection, RunView } from '../../cluster/types.ts';
 import type { Diagnostic } from '../../engine/index.ts';
 import type { LabView } from '../worker/view.ts';
+import type { ChoicesQuery, ShownChoices } from '../worker/choices.ts';
 import type { RunOutcome } from '../worker/protocol.ts';
 import { buildTimeline, type Step } from '../model/timeline.ts';
 import { originalManifests, type ScenarioEntry } from '../scenario/entry.ts';
@@ -92,6 +93,12 @@ export interface LabState {
    * (the scenario as published, before the user's edit), or null.
    */
   readonly compare: string | null;
+  /**
+   * The options of the result's path choices matching the picker's filter, from where they were
+   * made (the lab's worker keeps them); null: no client (a bare store), the picker lists what
+   * the result's summary shows.
+   */
+  readonly findChoices: ((query: ChoicesQuery) => Promise<ShownChoices | null>) | null;
 }
 
 /** `host`: "Your host", a real node's dumps traced (src/app/own-host). */
@@ -192,6 +199,7 @@ export function createLabStore(init: Partial<LabState> = {}): LabStore {
     note: null,
     view: 'diagram',
     compare: null,
+    findChoices: null,
     ...init,
   }));
   const get = store.getState;

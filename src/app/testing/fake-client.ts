@@ -1,5 +1,6 @@
 /** Test doubles of the lab's worker client and of localStorage, shared by the store tests. */
 import type { LabClient } from '../worker/client.ts';
+import { localChoices } from '../worker/choice-server.ts';
 import type { LabView, RunInput, RunOutcome } from '../worker/protocol.ts';
 import type { KeyValue } from '../store/persist.ts';
 import { brokenResult, podResult, sshdResult } from './lab-fixtures.ts';
@@ -20,6 +21,9 @@ export function fakeClient(): LabClient & { inputs: RunInput[] } {
     stop() {},
     async check() {
       return { kind: 'cancelled' };
+    },
+    async choices(query) {
+      return localChoices.answer(query);
     },
     async run(input): Promise<RunOutcome> {
       inputs.push(input);

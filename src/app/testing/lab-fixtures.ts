@@ -13,7 +13,8 @@ import {
   vip22Network,
 } from '../../engine/testing/vip22.ts';
 import type { ClusterView, PathChoices } from '../../cluster/types.ts';
-import { labView, type LabView } from '../worker/view.ts';
+import { labView, workerView, type LabView, type WorkerView } from '../worker/view.ts';
+import type { LabResult } from '../../cluster/types.ts';
 
 /** filter INPUT drops ssh: the client times out (for the drop visual). */
 export const DROP_SSH_RULES = `*filter
@@ -103,6 +104,16 @@ export function vip22Result(
   rules: string | null,
   dst: { address: string; port: number; id: string } = { address: VIP, port: 22, id: 'vip:22' },
 ): LabView {
+  return labView(vip22Lab(rules, dst));
+}
+
+/** The same run as the worker keeps it (every path choice, for its result cache). */
+export const vip22WorkerView = (rules: string | null): WorkerView => workerView(vip22Lab(rules));
+
+function vip22Lab(
+  rules: string | null,
+  dst: { address: string; port: number; id: string } = { address: VIP, port: 22, id: 'vip:22' },
+): LabResult {
   const { network } = buildNetwork(vip22Network(rules));
   if (!network) throw new Error('fixture network does not build');
   const e = enumerateOutcomes(network, {
@@ -112,7 +123,7 @@ export function vip22Result(
     dst: dst.address,
     dport: dst.port,
   });
-  return labView({
+  return {
     ok: true,
     diagnostics: [],
     cluster: vip22Cluster,
@@ -131,13 +142,15 @@ export function vip22Result(
       choices: r.choices,
     })),
     rules: { 'cp-1': rules ?? '', 'worker-1': '' },
-  });
+  };
 }
 
 /** No LoadBalancer Service on port 22: the VIP is local, sshd answers. */
 export const sshdResult = (): LabView => vip22Result(null);
 /** lb-port22-test exists: kube-proxy DNATs VIP:22 to the pod, MASQUERADE on the way out. */
 export const podResult = (): LabView => vip22Result(LB_RULES);
+export const podWorkerView = (): WorkerView => vip22WorkerView(LB_RULES);
+export const sshdWorkerView = (): WorkerView => vip22WorkerView(null);
 /** A DROP rule in filter INPUT: silence, the client times out. */
 export const dropResult = (): LabView => vip22Result(DROP_SSH_RULES);
 

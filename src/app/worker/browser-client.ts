@@ -1,4 +1,5 @@
 /** The lab client as the browser uses it: a module worker, and runLab in-thread as fallback. */
+import { localChoices } from './choice-server.ts';
 import { createLabClient, type LabClient, type WorkerLike } from './client.ts';
 
 export function createBrowserClient(): LabClient {
@@ -18,6 +19,7 @@ export function createBrowserClient(): LabClient {
       return (input) => labView(runLab(input));
     },
     loadCheckInThread: async () => (await import('../../exercise/check.ts')).checkInput,
+    answerInThread: (query) => localChoices.answer(query),
     // Slow past 8 s (the lab asks whether to wait); stopped at 60 s only if nobody chose to wait.
     timeoutMs: 8000,
     hardTimeoutMs: 60_000,

@@ -5,25 +5,25 @@
  * handler's rule holds across the lookup: only the newest run is computed, older ones are
  * answered `cancelled`.
  */
-import type { LabHandler } from './handler.ts';
-import type { RunInput, WorkerRequest, WorkerResponse } from './protocol.ts';
+import type { LabHandler, RunRequest } from './handler.ts';
+import type { InnerResponse, RunInput } from './protocol.ts';
 import type { ResultCache } from './result-cache.ts';
 
 export interface CachedRuns {
-  receive(msg: WorkerRequest): void;
+  receive(msg: RunRequest): void;
   /** What the inner handler posts goes through here (results are kept on their way out). */
-  posted(r: WorkerResponse): void;
+  posted(r: InnerResponse): void;
 }
 
 export function withResultCache(
   cache: ResultCache,
   inner: () => LabHandler,
-  post: (r: WorkerResponse) => void,
+  post: (r: InnerResponse) => void,
 ): CachedRuns {
   let latest = 0;
   const looking = new Set<number>();
   const inputs = new Map<number, RunInput>();
-  const compute = (msg: Extract<WorkerRequest, { type: 'run' }>) => {
+  const compute = (msg: Extract<RunRequest, { type: 'run' }>) => {
     looking.delete(msg.id);
     if (msg.id !== latest) return post({ type: 'cancelled', id: msg.id });
     inputs.set(msg.id, msg.input);

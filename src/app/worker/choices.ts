@@ -1,12 +1,16 @@
 /**
- * The path picker's senders and destinations as the page receives them: one string per column
- * (the values joined by a separator no name holds), not one object per choice. A 400-Service x
- * 100-replica cluster offers 80,000 choices; as objects their structured clone and unpacking held
- * the page's main thread for ~0.4 s, as ten strings the clone is a copy of a few MB. The page
- * never builds the list: the picker shows at most PICKER_MAX options, found by searching the
- * column strings (filtering 80,000 choices is a few `indexOf` over one string).
+ * The path picker's senders and destinations as the worker keeps them: one string per column
+ * (the values joined by a separator no name holds), not one object per choice, so the result
+ * cache stores and reads a few strings. A 400-Service x 100-replica cluster offers 80,000 choices:
+ * even as ten strings (9.7 MB) their structured clone held the page's main thread for ~50 ms, so
+ * they stay in the worker (choice-server.ts). The page gets the options the picker shows (at most
+ * PICKER_MAX per list, see ChoicesSummary) and asks the worker for the matches of a filter
+ * (filtering 80,000 choices is a few `indexOf` over one string).
  */
 import type { DestinationChoice, PathChoices, SenderChoice } from '../../cluster/types.ts';
+
+/** Options a picker lists at most; past that a filter narrows them (a native select stays fast). */
+export const PICKER_MAX = 150;
 
 /** Between two values of a column; Kubernetes names and addresses cannot hold it. */
 const SEP = '\u0001';
@@ -189,4 +193,52 @@ export function choiceLists(c: PackedChoices): {
   let l = lists.get(c);
   if (!l) lists.set(c, (l = { senders: listOf(c.senders), destinations: listOf(c.destinations) }));
   return l;
+}
+
+/** Options of one list as the picker shows them: at most `max`, and how many matches are left out. */
+export interface Bounded<T> {
+  readonly shown: readonly T[];
+  readonly more: number;
+}
+
+/** What the picker asks the worker for: the options of the result `key` matching `filter`. */
+export interface ChoicesQuery {
+  /** Which result's choices (ChoicesSummary.key). */
+  readonly key: number;
+  readonly filter: string;
+  /** The chosen sender and destination: listed among the matches wherever they are. */
+  readonly from: string;
+  readonly to: string;
+}
+
+/** The options matching a query's filter (the query comes back with them). */
+export interface ShownChoices {
+  readonly query: ChoicesQuery;
+  readonly senders: Bounded<SenderChoice>;
+  readonly destinations: Bounded<DestinationChoice>;
+}
+
+/**
+ * A result's choices as the page gets them: how many there are, and the options shown with no
+ * filter for the sender and destination the run took (with at most PICKER_MAX per list, that is
+ * every choice of an ordinary scenario).
+ */
+export interface ChoicesSummary {
+  readonly key: number;
+  readonly senders: number;
+  readonly destinations: number;
+  readonly unfiltered: ShownChoices;
+}
+
+/** The options of `lists` for a query (the picker's search, run where the choices are). */
+export function showChoices(
+  lists: ReturnType<typeof choiceLists>,
+  query: ChoicesQuery,
+  max = PICKER_MAX,
+): ShownChoices {
+  return {
+    query,
+    senders: lists.senders.bounded(query.filter, query.from, max),
+    destinations: lists.destinations.bounded(query.filter, query.to, max),
+  };
 }

@@ -3,6 +3,7 @@ import { createLabClient, type WorkerLike } from './client.ts';
 import { createLabHandler } from './handler.ts';
 import type { CheckExercise, RunView, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { podResult } from '../testing/lab-fixtures.ts';
+import { localChoices } from './choice-server.ts';
 
 /** A fake worker running the real handler; `mode` makes it hang or crash. */
 class FakeWorker implements WorkerLike {
@@ -31,6 +32,12 @@ class FakeWorker implements WorkerLike {
   postMessage(msg: WorkerRequest) {
     this.received.push(msg);
     if (this.mode === 'hang') return;
+    // As lab.worker.ts does: a filter is answered at once, from the choices of runs made here.
+    if (msg.type === 'choices') {
+      const shown = localChoices.answer(msg.query);
+      const data: WorkerResponse = { type: 'choices', id: msg.id, shown };
+      return void setTimeout(() => this.onmessage?.({ data } as MessageEvent<WorkerResponse>), 1);
+    }
     // A big cluster: the answer comes, later than the time limit.
     if (this.mode === 'slow') return void setTimeout(() => this.handler.receive(msg), 120);
     if (this.mode === 'crash' && msg.type === 'run') {
@@ -190,5 +197,19 @@ describe('exercise checks through the client', () => {
     });
     const o = await client.check({ exercise: 'x', answer: 'right' });
     expect(o.kind === 'report' && o.report.solved).toBe(true);
+  });
+
+  it("asks the worker for a filter's options; a newer filter drops the older's answer", async () => {
+    const client = createLabClient({
+      createWorker: () => new FakeWorker(runLab, 'ok'),
+      loadInThread: async () => runLab,
+    });
+    const o = await client.run(input);
+    const key = o.kind === 'result' ? (o.result.choices?.key ?? -1) : -1;
+    const q = { key, filter: 'nettest', from: '', to: '' };
+    const older = client.choices({ ...q, filter: 'cp-1' });
+    const newer = client.choices(q);
+    expect(await older).toBeNull();
+    expect((await newer)?.senders.shown.map((s) => s.id)).toEqual(['pod/nettest']);
   });
 });

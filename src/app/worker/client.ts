@@ -13,6 +13,8 @@ import type {
   CheckExercise,
   CheckInput,
   CheckOutcome,
+  ChoicesQuery,
+  ShownChoices,
   RunInput,
   RunView,
   RunOutcome,
@@ -35,6 +37,8 @@ export interface LabClientOptions {
   loadInThread: () => Promise<RunView>;
   /** Loads the exercise checker for the in-thread fallback. */
   loadCheckInThread?: () => Promise<CheckExercise>;
+  /** The path picker's filter in the in-thread fallback (the choices of runs made here). */
+  answerInThread?: (query: ChoicesQuery) => ShownChoices | null;
   /** When a run is reported slow. */
   timeoutMs?: number;
   /** When a slow run nobody chose to wait for is stopped. */
@@ -61,6 +65,11 @@ export interface LabClient {
   prefetch(input: RunInput): void;
   /** Checks an exercise answer; a newer check cancels an older one (runs are not affected). */
   check(input: CheckInput): Promise<CheckOutcome>;
+  /**
+   * The options of a result's path choices matching the picker's filter (the choices stay where
+   * the result was made); null when that result's are no longer kept or a newer query came.
+   */
+  choices(query: ChoicesQuery): Promise<ShownChoices | null>;
   /** How many times the worker was (re)started; for tests and the status line. */
   readonly starts: number;
   readonly mode: 'worker' | 'in-thread';
@@ -93,6 +102,14 @@ export function createLabClient(opts: LabClientOptions): LabClient {
     timer: ReturnType<typeof setTimeout> | null;
   } | null = null;
 
+  let finding: { readonly id: number; readonly resolve: (s: ShownChoices | null) => void } | null =
+    null;
+  const settleFind = (s: ShownChoices | null) => {
+    const f = finding;
+    finding = null;
+    f?.resolve(s);
+  };
+
   const settleCheck = (o: CheckOutcome) => {
     const c = checking;
     if (!c) return;
@@ -109,6 +126,7 @@ export function createLabClient(opts: LabClientOptions): LabClient {
 
   const kill = () => {
     settleCheck({ kind: 'error', message: 'the simulation worker stopped' });
+    settleFind(null);
     if (!worker) return;
     worker.onmessage = null;
     worker.onerror = null;
@@ -131,6 +149,10 @@ export function createLabClient(opts: LabClientOptions): LabClient {
     starts++;
     w.onmessage = (e) => {
       const msg = e.data;
+      if (msg.type === 'choices') {
+        if (finding?.id === msg.id) settleFind(msg.shown);
+        return;
+      }
       if (checking && msg.id === checking.id) {
         if (msg.type === 'checked') settleCheck({ kind: 'report', report: msg.report, ms: msg.ms });
         else if (msg.type === 'cancelled') settleCheck({ kind: 'cancelled' });
@@ -269,8 +291,20 @@ export function createLabClient(opts: LabClientOptions): LabClient {
     });
   };
 
+  const choices = (query: ChoicesQuery): Promise<ShownChoices | null> => {
+    settleFind(null); // a newer filter: the older one's answer is not wanted
+    return new Promise((resolve) => {
+      const w = ensureWorker();
+      if (!w) return resolve(opts.answerInThread?.(query) ?? null);
+      const id = nextId++;
+      finding = { id, resolve };
+      w.postMessage({ type: 'choices', id, query });
+    });
+  };
+
   return {
     run,
+    choices,
     keepWaiting() {
       const p = pending;
       if (!p?.timer || !worker) return;

@@ -3,21 +3,21 @@
  * while a run is busy, and when the worker is free again only the newest run is computed; the
  * superseded ones are answered `cancelled` (the user kept typing, nobody wants them).
  */
-import type {
-  CheckExercise,
-  CheckInput,
-  RunInput,
-  RunView,
-  WorkerRequest,
-  WorkerResponse,
-} from './protocol.ts';
+import type { Answer, CheckExercise, CheckInput, RunInput, WorkerRequest } from './protocol.ts';
+
+/** Requests for runs and checks (the picker's filter is answered apart, choice-server.ts). */
+export type RunRequest = Exclude<WorkerRequest, { readonly type: 'choices' }>;
 
 export interface LabHandler {
-  receive(msg: WorkerRequest): void;
+  receive(msg: RunRequest): void;
 }
 
 /** Runs one request; exceptions become error responses (errors are data, not crashes). */
-export function runRequest(runLab: RunView, id: number, input: RunInput): WorkerResponse {
+export function runRequest<V>(
+  runLab: (input: RunInput) => V,
+  id: number,
+  input: RunInput,
+): Answer<V> {
   const t0 = performance.now();
   try {
     const result = runLab(input);
@@ -28,7 +28,7 @@ export function runRequest(runLab: RunView, id: number, input: RunInput): Worker
 }
 
 /** Checks one exercise answer; exceptions become error responses. */
-export function checkRequest(check: CheckExercise, id: number, input: CheckInput): WorkerResponse {
+export function checkRequest(check: CheckExercise, id: number, input: CheckInput): Answer<never> {
   const t0 = performance.now();
   try {
     return { type: 'checked', id, report: check(input), ms: performance.now() - t0 };
@@ -38,7 +38,7 @@ export function checkRequest(check: CheckExercise, id: number, input: CheckInput
 }
 
 /** Takes the newest entry of a queue; the others are answered `cancelled`. */
-function newest<T>(queue: Map<number, T>, post: (r: WorkerResponse) => void): [number, T] | null {
+function newest<T>(queue: Map<number, T>, post: (r: Answer<never>) => void): [number, T] | null {
   if (!queue.size) return null;
   const latest = Math.max(...queue.keys());
   for (const id of queue.keys()) if (id !== latest) post({ type: 'cancelled', id });
@@ -47,9 +47,9 @@ function newest<T>(queue: Map<number, T>, post: (r: WorkerResponse) => void): [n
   return [latest, input];
 }
 
-export function createLabHandler(
-  runLab: RunView,
-  post: (r: WorkerResponse) => void,
+export function createLabHandler<V>(
+  runLab: (input: RunInput) => V,
+  post: (r: Answer<V>) => void,
   // A macrotask lets messages already waiting in the port arrive (and cancel) before we run.
   defer: (fn: () => void) => void = (fn) => setTimeout(fn, 0),
   checkExercise?: CheckExercise,

@@ -4,7 +4,8 @@
  */
 import type { LabResult, PathSelection } from '../../cluster/types.ts';
 import type { KubeProxyMode } from '../../cluster/scenario.ts';
-import type { LabView } from './view.ts';
+import type { LabView, WorkerView } from './view.ts';
+import type { ChoicesQuery, ShownChoices } from './choices.ts';
 import type { CheckInput, ExerciseReport } from '../../exercise/types.ts';
 
 export type { CheckInput, ExerciseReport };
@@ -29,20 +30,26 @@ export type RunLab = (input: RunInput) => LabResult;
 /** runLab as the page's worker runs it: its result as the page shows it (view.ts). */
 export type RunView = (input: RunInput) => LabView;
 
-export type { LabView };
+/** runLab as the worker keeps its result (every path choice, view.ts). */
+export type RunWorkerView = (input: RunInput) => WorkerView;
+
+export type { ChoicesQuery, LabView, ShownChoices, WorkerView };
 
 export type WorkerRequest =
   | { readonly type: 'run'; readonly id: number; readonly input: RunInput }
   /** The lab no longer wants this run (the user kept typing). */
   | { readonly type: 'cancel'; readonly id: number }
   /** Check an exercise answer's goals; like runs, only the newest waiting check is computed. */
-  | { readonly type: 'check'; readonly id: number; readonly input: CheckInput };
+  | { readonly type: 'check'; readonly id: number; readonly input: CheckInput }
+  /** The path picker's filter: answered at once (between runs), not queued like runs. */
+  | { readonly type: 'choices'; readonly id: number; readonly query: ChoicesQuery };
 
-export type WorkerResponse =
+/** A run's or check's answer, with the result as `V` (the worker's view or the page's). */
+export type Answer<V> =
   | {
       readonly type: 'result';
       readonly id: number;
-      readonly result: LabView;
+      readonly result: V;
       readonly ms: number;
       /** Kept from an earlier run of exactly this input (result-cache.ts), not simulated now. */
       readonly cached?: boolean;
@@ -55,6 +62,14 @@ export type WorkerResponse =
       readonly report: ExerciseReport;
       readonly ms: number;
     };
+
+/** What the worker's runs answer before their result is made the page's (choice-server.ts). */
+export type InnerResponse = Answer<WorkerView>;
+
+export type WorkerResponse =
+  | Answer<LabView>
+  /** A filter's options; null: that result's choices are no longer kept (a newer one came). */
+  | { readonly type: 'choices'; readonly id: number; readonly shown: ShownChoices | null };
 
 /** What a caller of the client gets back for one run. */
 export type RunOutcome =

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { withResultCache } from './cached-runs.ts';
 import { createLabHandler } from './handler.ts';
-import type { RunInput, WorkerResponse } from './protocol.ts';
+import type { InnerResponse, RunInput } from './protocol.ts';
 import { createResultCache, inputText, memoryStore } from './result-cache.ts';
-import { podResult, sshdResult } from '../testing/lab-fixtures.ts';
+import {
+  podWorkerView as podResult,
+  sshdWorkerView as sshdResult,
+} from '../testing/lab-fixtures.ts';
 
 const base: RunInput = { scenario: 'scenario: 1', manifests: 'kind: Service', validate: false };
 const opts = { max: 3, minMs: 300, minChars: 0 };
@@ -13,7 +16,7 @@ const until = async (f: () => boolean) => {
 
 /** A worker as lab.worker.ts assembles it, on a store in memory; runLab takes `ms` each time. */
 function setup(ms = 1000, build = 'lab.worker-abc.js', store = memoryStore()) {
-  const posted: WorkerResponse[] = [];
+  const posted: InnerResponse[] = [];
   const simulated: RunInput[] = [];
   const cache = createResultCache(store, build, opts);
   const runs = withResultCache(
@@ -33,7 +36,7 @@ function setup(ms = 1000, build = 'lab.worker-abc.js', store = memoryStore()) {
     await until(() => posted.some((p) => p.id === id));
     // The result is kept after it is posted: let the write finish.
     await new Promise((r) => setTimeout(r, 10));
-    return posted.find((p) => p.id === id) as WorkerResponse;
+    return posted.find((p) => p.id === id) as InnerResponse;
   };
   return { posted, simulated, run, runs, store };
 }

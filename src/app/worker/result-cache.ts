@@ -8,13 +8,13 @@
  * engine) never sees this one's results. At most `max` entries are kept, the oldest dropped.
  */
 import type { RunInput } from './protocol.ts';
-import type { LabView } from './view.ts';
+import type { WorkerView } from './view.ts';
 
 export interface CacheEntry {
   readonly key: string;
   /** The build and input the result is for, as `inputText` writes them. */
   readonly input: string;
-  readonly view: LabView;
+  readonly view: WorkerView;
   /** When it was saved (ms since the epoch). */
   readonly at: number;
 }
@@ -30,9 +30,9 @@ export interface ResultStore {
 
 export interface ResultCache {
   /** The result saved for exactly this input, or null. */
-  lookup(input: RunInput): Promise<LabView | null>;
+  lookup(input: RunInput): Promise<WorkerView | null>;
   /** Keeps a result that took `ms` to compute (fast ones are not worth a write). */
-  save(input: RunInput, view: LabView, ms: number): Promise<void>;
+  save(input: RunInput, view: WorkerView, ms: number): Promise<void>;
 }
 
 export interface ResultCacheOptions {

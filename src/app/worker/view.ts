@@ -1,15 +1,17 @@
 /**
  * What the page gets of a simulation: runLab's result with each node's rules as the rules panel's
- * digest (made here, in the worker), and the path choices as columns of strings (choices.ts). A
+ * digest (made here, in the worker), and the path choices' summary (choice-server.ts). A
  * 5,000-Service result was 10 MB of objects and text whose structured clone and parsing held the
- * page's main thread for 0.3-0.7 s; the page needs a few hundred rules and a flat list of names.
+ * page's main thread for 0.3-0.7 s; the page needs a few hundred rules and the options it shows.
  */
 import type { LabResult } from '../../cluster/types.ts';
 import { digestRules, type TableView } from '../model/rules-view.ts';
-import { packChoices, type PackedChoices } from './choices.ts';
+import { packChoices, type ChoicesSummary, type PackedChoices } from './choices.ts';
+import { localChoices } from './choice-server.ts';
 import { digestNft, type NftView } from '../model/nft-view.ts';
 
-export type LabView = Omit<LabResult, 'rules' | 'choices' | 'nftables'> & {
+/** The result as the worker keeps it (and its result cache stores it): every choice, packed. */
+export type WorkerView = Omit<LabResult, 'rules' | 'choices' | 'nftables'> & {
   /** Per node, the tables of its iptables-save as the rules panel draws them. */
   readonly rules: Readonly<Record<string, readonly TableView[]>>;
   /** Per nftables-mode node, kube-proxy's `nft -f` text as the rules panel draws it. */
@@ -17,7 +19,15 @@ export type LabView = Omit<LabResult, 'rules' | 'choices' | 'nftables'> & {
   readonly choices: PackedChoices | null;
 };
 
+/** The result as the page gets it: the choices' summary, the choices kept where they were made. */
+export type LabView = Omit<WorkerView, 'choices'> & { readonly choices: ChoicesSummary | null };
+
+/** A result as the page gets it, from a run in this thread (its choices kept by localChoices). */
 export function labView(r: LabResult): LabView {
+  return localChoices.forPage(workerView(r));
+}
+
+export function workerView(r: LabResult): WorkerView {
   // An nft rule event's line is a line of the node's nft text, not of its iptables-save.
   const matched = new Map<string, Set<number>>();
   const nftMatched = new Map<string, Set<number>>();
