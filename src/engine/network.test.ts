@@ -157,7 +157,7 @@ describe("generated hosts (a cluster's pods) are built when a packet reaches the
     expect(() => connectToPod(broken)).toThrow(/generated host pod does not build/);
     // The same host, not generated, is a problem of the network.
     const plain = { hosts: broken.hosts.map(({ generated: _, ...h }) => h) };
-    expect(buildNetwork(plain).problems[0]).toMatchObject({ host: 'pod' });
+    expect(buildNetwork(plain).problems[0]).toMatchObject({ source: 'pod' });
   });
 
   it('lists every host, generated or not, when iterated', () => {
