@@ -272,6 +272,13 @@ export function DiagramPanel({
           {trail}
         </div>
       )}
+      {/* What the drawing's tooltips say, for screen readers (model/describe.ts); outside the
+          panel, so that it never takes part in the panel's layout. */}
+      <div id={descId} className="sr-only" data-testid="diagram-description">
+        {description.map((line, i) => (
+          <p key={i}>{line}</p>
+        ))}
+      </div>
       <div
         ref={panelRef}
         className={`diagram-panel${stale ? ' is-stale' : ''}${playing ? ' is-playing' : ''}`}
@@ -287,12 +294,6 @@ export function DiagramPanel({
           data-step={step}
           data-host={cur?.host ?? ''}
         />
-        {/* What the drawing's tooltips say, for screen readers (model/describe.ts). */}
-        <div id={descId} className="sr-only" data-testid="diagram-description">
-          {description.map((line, i) => (
-            <p key={i}>{line}</p>
-          ))}
-        </div>
         {!scene && <div className="diagram-empty">{t('diagram.empty')}</div>}
         {stale && (
           <div className="stale-chip" data-testid="diagram-stale">
