@@ -596,12 +596,7 @@ function parsePieces(reader: RulesetReader, text: string, family: 4 | 6): ParseR
       pos = end;
       continue;
     }
-    let nl = text.indexOf('\n', pos);
-    if (nl < 0) nl = text.length;
-    const e = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-    lineCount++;
-    reader.line(text.slice(pos, e), lineCount, pos);
-    pos = nl + 1;
+    pos = readLineAt(reader, text, pos, ++lineCount);
   }
   cache.end();
   return reader.finish(lineCount);
@@ -615,13 +610,15 @@ export function parseRuleset(text: string, options: ParseOptions = {}): ParseRes
   // Lines are walked with indexOf and sliced, not split: slices share the input's memory.
   let pos = 0;
   let lineCount = 0;
-  while (pos <= text.length) {
-    let nl = text.indexOf('\n', pos);
-    if (nl < 0) nl = text.length;
-    const end = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-    lineCount++;
-    reader.line(text.slice(pos, end), lineCount, pos);
-    pos = nl + 1;
-  }
+  while (pos <= text.length) pos = readLineAt(reader, text, pos, ++lineCount);
   return reader.finish(lineCount);
+}
+
+/** Reads the line at `pos` (without its CR or LF) as line `lineNo`; the next line's offset. */
+function readLineAt(reader: RulesetReader, text: string, pos: number, lineNo: number): number {
+  let nl = text.indexOf('\n', pos);
+  if (nl < 0) nl = text.length;
+  const end = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+  reader.line(text.slice(pos, end), lineNo, pos);
+  return nl + 1;
 }
