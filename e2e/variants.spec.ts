@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { parse } from 'yaml';
 import { expect, test, SCREENS } from './fixtures/lab.fixture.ts';
-import { DiagramView, inside, overlapArea } from './fixtures/diagram.ts';
+import { DiagramView, inside, overlapArea, SUBPIXEL } from './fixtures/diagram.ts';
 
 const SCENARIOS = readdirSync('scenarios')
   .filter((f) => f.endsWith('.yaml'))
@@ -73,7 +73,7 @@ for (const [w, h, min] of [
           `${s.id} / ${v}: step ${at.n} of ${at.total} on ${f.host} (${picked || 'first step'}), smallest label ${f.labels.length ? `${least.toFixed(1)} px` : 'n/a (not a node)'}`,
         );
         for (const l of f.labels)
-          expect(l.h, `${s.id}/${v} "${l.text}"`).toBeGreaterThanOrEqual(min);
+          expect(l.h, `${s.id}/${v} "${l.text}"`).toBeGreaterThanOrEqual(min - SUBPIXEL);
         if (f.token) {
           expect(inside(f.token, f.panel), `${s.id}/${v}: label inside`).toBe(true);
           if (f.hook) expect(overlapArea(f.token, f.hook), `${s.id}/${v}: label on hook`).toBe(0);

@@ -12,6 +12,8 @@ type G = Selection<SVGGElement, unknown, null, undefined>;
 
 export const LABEL_H = 26;
 const LINE1 = 13;
+/** A label wider than this share of the visible panel is too wide to place beside the packet. */
+const NARROW = 0.85;
 
 export interface Token {
   readonly g: G;
@@ -41,15 +43,27 @@ export function createToken(parent: G): Token {
         .attr('class', ch.has('dst') || ch.has('dport') ? 'changed' : null)
         .text(dst);
       const flags = flagsOf(s.packet);
-      if (flags) l1.append('tspan').attr('class', 'token-flags').text(`  ${flags}`);
+      const flagSpan = flags
+        ? l1.append('tspan').attr('class', 'token-flags').text(`  ${flags}`)
+        : null;
       if (s.packet.mark !== 0 || ch.has('mark'))
         l1.append('tspan')
           .attr('class', `token-flags${ch.has('mark') ? ' changed' : ''}`)
           .text(` · mark ${markText(s.packet.mark)}`);
       // The browser measures the text; test DOMs without layout fall back to the font's advance.
-      const measured = (l1.node() as SVGTextContentElement | null)?.getComputedTextLength?.() ?? 0;
-      const estimate = (l1.text() || `${src} → ${dst}`).length * LINE1 * MONO_CHAR;
-      const w = Math.max(measured || estimate, 120) + 18;
+      const width = () => {
+        const measured =
+          (l1.node() as SVGTextContentElement | null)?.getComputedTextLength?.() ?? 0;
+        const estimate = (l1.text() || `${src} → ${dst}`).length * LINE1 * MONO_CHAR;
+        return Math.max(measured || estimate, 120) + 18;
+      };
+      let w = width();
+      // In a narrow panel (a 400 px embed) a label nearly as wide as the panel finds no place
+      // beside the packet: it drops the TCP flags, which the header panel above still shows.
+      if (flagSpan && w > bounds.w * NARROW) {
+        flagSpan.remove();
+        w = width();
+      }
       label.select('rect').attr('width', w);
       const off = labelOffset(s.at, w, LABEL_H, obstacles, keepClear, bounds);
       label.attr('transform', `translate(${off.x},${off.y})`);

@@ -117,5 +117,12 @@ export function followTransform(
     win >= size ? start + size / 2 : Math.min(Math.max(p, start + win / 2), start + size - win / 2);
   const cx = slide(at.x, f.x, f.w, aw);
   const cy = slide(at.y, f.y, f.h, ah);
-  return frameTransform({ x: cx - aw / 2, y: cy - ah / 2, w: aw, h: ah }, view, insets, READABLE_K);
+  // Exactly the readable zoom: framing the window would give aw / (aw / K), a hair under K in
+  // floating point, and labels sized to be readable at K a hair under their size.
+  const k = READABLE_K;
+  return {
+    k,
+    x: insets.left + (aw * k) / 2 - cx * k,
+    y: insets.top + (ah * k) / 2 - cy * k,
+  };
 }
