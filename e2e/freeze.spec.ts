@@ -1,20 +1,20 @@
 /**
  * Issue 12's freeze goal: the lab's own work never holds the page's main thread for more than
  * 100 ms, at any size: pasting 5,000 Services or 400 Services x 100 replicas, the simulation's
- * result arriving, keystrokes in a 5,000-Service text. Every task of the page is measured by a
- * PerformanceObserver ('longtask'); a Chromium trace of the same time says whose work each long
- * task was (printed with the figures).
+ * result arriving, keystrokes in a 5,000-Service text. A Chromium trace records every task of the
+ * main thread meanwhile: its wall time, its CPU time and whose work it was (printed with the
+ * figures).
  *
- * The bound asserted is GOAL_MS times the machine's overload (1-minute load average / cores, at
- * least 1): on a machine whose cores are shared by N runnable threads, a task of W ms of CPU takes
- * about W x N/cores ms of wall time (the scheduler gives each thread its share), and the observer
- * measures wall time. On an unloaded machine the bound is the goal itself. The load average lags
- * by up to a minute, so the bound is a regression guard on a busy machine, not a proof; the figures
- * printed beside it (with the load) are what the closing note reports.
+ * What is asserted is each task's CPU time: the work that held the thread. Its wall time is
+ * printed beside it, not asserted: on a shared 2-core machine the main thread waits for a core
+ * while the simulation's worker, Monaco's worker, the compositor and the test runner use them,
+ * and a task of 38 ms of CPU was measured at 100 ms of wall time (76 ms at 179 ms). On a
+ * machine with a free core the two are the same. Nothing is polled by the test while tasks are
+ * recorded (see `inPage`), so every task recorded is the page's own.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/lab.fixture.ts';
-import { describeTasks, overload, traceMainThread } from './fixtures/main-thread.ts';
+import { describeTasks, overload, traceMainThread, type LongTask } from './fixtures/main-thread.ts';
 import { MonacoPage } from './fixtures/monaco.ts';
 import { bigManifests } from '../src/bench/big-manifests.ts';
 import { PLAIN_MAX } from '../src/app/editor/PlainEditor.tsx';
@@ -23,22 +23,12 @@ test.use({ viewport: { width: 1280, height: 720 }, locale: 'en-US' });
 test.setTimeout(240_000);
 
 const GOAL_MS = 100;
-const bound = () => Math.round(GOAL_MS * overload());
 
-async function watchLongTasks(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const w = window as unknown as { __long: number[]; __observer?: PerformanceObserver };
-    w.__long = [];
-    w.__observer?.disconnect();
-    w.__observer = new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__long.push(Math.round(e.duration));
-    });
-    w.__observer.observe({ type: 'longtask' });
-  });
-}
-
-const longest = (page: Page) =>
-  page.evaluate(() => Math.max(0, ...(window as unknown as { __long: number[] }).__long));
+/** The longest task of those recorded: by CPU time, and by wall time. */
+const longest = (tasks: readonly LongTask[]) => ({
+  cpu: Math.max(0, ...tasks.map((t) => t.cpuMs)),
+  wall: Math.max(0, ...tasks.map((t) => t.ms)),
+});
 
 /**
  * Hands the page the text to paste, in a task of its own before anything is measured: the test's
@@ -76,6 +66,39 @@ const simulated = (page: Page) =>
     timeout: 120_000,
   });
 
+/**
+ * Waits inside the page, in one call that awaits a promise, while tasks are measured. Playwright's
+ * own polling (`expect(...).toBeVisible()`) is not used then: each poll is a task on the page's
+ * main thread (a DevTools message, its selector engine, a forced layout) of up to 230 ms on a
+ * loaded 2-core machine, and the long-task observer cannot tell it from the lab's own work. The
+ * check here is a `querySelector` every 100 ms, a task of well under a millisecond.
+ */
+async function inPage(
+  page: Page,
+  what: { present: readonly string[] } | { textWithout: [testId: string, text: string] },
+  timeout: number,
+): Promise<void> {
+  await page.evaluate(
+    ([w, ms]) =>
+      new Promise<void>((resolve, reject) => {
+        const q = (id: string) => document.querySelector(`[data-testid="${id}"]`);
+        const done = () =>
+          'present' in w
+            ? w.present.some((id) => q(id))
+            : !(q(w.textWithout[0])?.textContent ?? '').includes(w.textWithout[1]);
+        const started = Date.now();
+        const timer = setInterval(() => {
+          if (done()) resolve();
+          else if (Date.now() - started > ms)
+            reject(new Error(`still waiting: ${JSON.stringify(w)}`));
+          else return;
+          clearInterval(timer);
+        }, 100);
+      }),
+    [what, timeout] as const,
+  );
+}
+
 // A text past PLAIN_MAX is not put in the textarea (its layout alone took 0.3-1.7 s per
 // keystroke at 5,000 Services): the pane says so and keystrokes are measured in the full,
 // virtualised editor.
@@ -90,15 +113,14 @@ for (const [services, replicas] of [
     await open(page);
     const text = bigManifests(services, replicas);
     await stage(page, text);
-    await watchLongTasks(page);
     const tasks = await traceMainThread(page, async () => {
       await paste(page);
       // 400 x 100 may run past the worker's time limit: the lab says so and stays usable.
-      await simulated(page);
+      await inPage(page, { present: ['path-filter', 'status-failure'] }, 120_000);
       await page.waitForTimeout(1000);
     });
-    const afterPaste = await longest(page);
-    const pasteBound = bound();
+    const afterPaste = longest(tasks);
+    await simulated(page);
     const tooLong = text.length > PLAIN_MAX;
     let where = 'the plain editor';
     if (tooLong) {
@@ -114,22 +136,21 @@ for (const [services, replicas] of [
     } else {
       await page.getByTestId('editor-plain').press('End');
     }
-    await watchLongTasks(page);
     // Three keystrokes, then the re-simulation they cause and its result.
-    for (const k of ['#', ' ', 'x']) await page.keyboard.type(k);
-    await page.waitForTimeout(1500);
-    await expect(page.getByTestId('editor-status')).not.toContainText('Simulating', {
-      timeout: 60_000,
+    const keyTasks = await traceMainThread(page, async () => {
+      for (const k of ['#', ' ', 'x']) await page.keyboard.type(k);
+      await page.waitForTimeout(1500);
+      await inPage(page, { textWithout: ['editor-status', 'Simulating'] }, 60_000);
+      await page.waitForTimeout(500);
     });
-    await page.waitForTimeout(500);
-    const afterKeys = await longest(page);
-    const keysBound = bound();
+    const afterKeys = longest(keyTasks);
+    await expect(page.getByTestId('editor-status')).not.toContainText('Simulating');
     console.log(
-      `${services} Services x ${replicas} (${(text.length / 1e6).toFixed(2)} MB), load ${overload().toFixed(1)}x the cores: longest main-thread task during paste + simulation ${afterPaste} ms (bound ${pasteBound} ms), during 3 keystrokes in ${where} and their re-simulation ${afterKeys} ms (bound ${keysBound} ms); goal ${GOAL_MS} ms\n  tasks over 50 ms during paste + simulation (traced):\n    ${describeTasks(tasks)}`,
+      `${services} Services x ${replicas} (${(text.length / 1e6).toFixed(2)} MB), load ${overload().toFixed(1)}x the cores: longest main-thread task during paste + simulation ${afterPaste.cpu} ms of CPU (${afterPaste.wall} ms of wall time at most), during 3 keystrokes in ${where} and their re-simulation ${afterKeys.cpu} ms of CPU (${afterKeys.wall} ms of wall time at most); goal ${GOAL_MS} ms\n  tasks over 50 ms during paste + simulation:\n    ${describeTasks(tasks)}\n  during the keystrokes and their re-simulation:\n    ${describeTasks(keyTasks)}`,
     );
     await lab.shot(`freeze-${services}x${replicas}`);
-    expect(afterPaste).toBeLessThanOrEqual(pasteBound);
-    expect(afterKeys).toBeLessThanOrEqual(keysBound);
+    expect(afterPaste.cpu).toBeLessThanOrEqual(GOAL_MS);
+    expect(afterKeys.cpu).toBeLessThanOrEqual(GOAL_MS);
   });
 }
 
