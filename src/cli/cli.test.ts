@@ -310,6 +310,96 @@ describe('scenarios', () => {
   });
 });
 
+describe('bad input under --json: the diagnostics as data on stdout, the same text on stderr', () => {
+  /** The JSON stdout of a failed command, after the checks every bad input passes. */
+  function jsonFailure(r: ReturnType<typeof cli>, where: string) {
+    expectBadInput(r, where);
+    const parsed = JSON.parse(r.out) as { ok: boolean; diagnostics: Record<string, unknown>[] };
+    expect(parsed.ok).toBe(false);
+    return parsed.diagnostics;
+  }
+
+  it('a bad option value: the command line as its source, the option as its field', () => {
+    const r = cli(
+      'trace',
+      SCENARIO,
+      '--from',
+      'client/laptop',
+      '--to',
+      'node/cp-1:22',
+      '--seed',
+      'abc',
+      '--json',
+    );
+    const [d, ...more] = jsonFailure(r, "hookpath: --seed 'abc': give a whole number");
+    expect(more).toEqual([]);
+    expect(d).toMatchObject({
+      severity: 'error',
+      source: 'command line',
+      field: '--seed',
+      line: 0,
+      message: "--seed 'abc': give a whole number from 0 to 4294967295, e.g. --seed 7",
+    });
+  });
+
+  it('an unknown option: what to do is its hint', () => {
+    const r = cli('run', SCENARIO, '--colour', '--json');
+    const [d] = jsonFailure(r, "Unknown option '--colour'");
+    expect(d).toMatchObject({ source: 'command line', hint: 'hookpath help lists every option' });
+    expect(r.err).toContain('\n  hint: hookpath help lists every option');
+  });
+
+  it('a rules file with an error: its file, line and column', () => {
+    const bad = file('nope.rules', '*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -j NOPE\nCOMMIT\n');
+    const r = cli('trace', '--rules', bad, '--local', '10.0.0.1/24', ...PACKET, '--json');
+    const [d] = jsonFailure(r, `${bad}:3:`);
+    expect(d).toMatchObject({ severity: 'error', source: bad, line: 3 });
+    expect(d?.['column']).toBeGreaterThan(0);
+  });
+
+  it('run: a variant that cannot run is in the report with its placed diagnostics', () => {
+    const bad = file(
+      'bad-json.yaml',
+      miniWith(
+        'ports: [{ port: 80, targetPort: 8080 }]',
+        'ports: [{ port: 80000, targetPort: 8080 }]',
+      ),
+    );
+    const r = cli('run', SCENARIO, bad, '--json');
+    expect(r.code).toBe(2);
+    const report = JSON.parse(r.out) as Record<string, unknown>[];
+    expect(report.filter((x) => x['file'] === SCENARIO && x['pass'] === true)).toHaveLength(2);
+    const notRun = report.filter((x) => x['notRun']);
+    expect(notRun).toEqual([
+      expect.objectContaining({
+        file: bad,
+        pass: false,
+        diagnostics: [
+          expect.objectContaining({
+            source: bad,
+            line: 27,
+            column: 21,
+            field: 'Service default/web: spec.ports[0].port',
+          }),
+        ],
+      }),
+    ]);
+  });
+
+  it('run: a file that is not a scenario is in the report too', () => {
+    const r = cli('run', dir, '--json');
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.out)).toEqual([
+      expect.objectContaining({
+        file: dir,
+        pass: false,
+        notRun: true,
+        diagnostics: [expect.objectContaining({ source: 'command line' })],
+      }),
+    ]);
+  });
+});
+
 describe('the process', () => {
   const bin = join(import.meta.dirname, 'bin.mjs');
 

@@ -7,7 +7,7 @@ import { rulesCommand, runCommand, scenarioTraceCommand } from './scenario-comma
 import { hostTraceCommand } from './trace-command.ts';
 import { exerciseCommand } from './exercise-command.ts';
 import { matrixCommand } from './matrix-command.ts';
-import { LocatedErrors, UsageError } from './host-args.ts';
+import { UsageError, usageJson, usageText } from './input-error.ts';
 import { HELP, isHelp } from './help.ts';
 
 export { HELP } from './help.ts';
@@ -52,14 +52,21 @@ function command(cmd: string | undefined, rest: string[], io: CliIo): number {
   }
 }
 
-/** The message and exit code for anything a command threw. */
-export function reportError(e: unknown, io: CliIo): number {
+/**
+ * The message and exit code for anything a command threw. Bad input is printed on stderr, and
+ * with `json` also on stdout as `{ ok: false, diagnostics }` (a script reads the same output
+ * whether the command worked or not).
+ */
+export function reportError(e: unknown, io: CliIo, json = false): number {
+  if (isArgsError(e))
+    return reportError(
+      new UsageError(e.message.replace(/\n/g, ' '), { hint: 'hookpath help lists every option' }),
+      io,
+      json,
+    );
   if (e instanceof UsageError) {
-    io.err(e instanceof LocatedErrors ? `${e.message}\n` : `hookpath: ${e.message}\n`);
-    return EXIT.input;
-  }
-  if (isArgsError(e)) {
-    io.err(`hookpath: ${e.message.replace(/\n/g, '\n  ')}\n  (hookpath help lists every option)\n`);
+    io.err(usageText(e));
+    if (json) io.out(usageJson(e));
     return EXIT.input;
   }
   // Anything else is a bug: one line and how to report it; the stack only on request.
@@ -75,6 +82,6 @@ export function runCli(argv: readonly string[], io: CliIo): number {
   try {
     return command(cmd, rest, io);
   } catch (e) {
-    return reportError(e, io);
+    return reportError(e, io, rest.includes('--json'));
   }
 }

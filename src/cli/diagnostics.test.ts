@@ -85,7 +85,9 @@ describe('one Diagnostic, one formatter, from every reader to the terminal', () 
     const { problems } = buildNetwork({ hosts: [host.spec] });
     const d = firstError(problems);
     expect(d).toMatchObject({ source: 'host', field: 'interfaces[0].addresses[0]' });
-    const line = host.place(d);
+    const placed = host.place(d);
+    expect(placed).toMatchObject({ source: path, line: 1, column: 40, field: d.field });
+    const line = formatDiagnostic(placed);
     expect(line).toBe(formatDiagnostic({ ...d, line: 1, column: 40 }, path));
     expect(line).toMatch(
       new RegExp(

@@ -22,11 +22,20 @@ export function inFile(d: Diagnostic, at: BlockAt | null): Diagnostic {
   return moved;
 }
 
+/** The problems of `file` placed in it: `file` is their source (what `--json` prints). */
+export function placedIn(
+  file: string,
+  diags: readonly Diagnostic[],
+  at: BlockAt | null = null,
+): Diagnostic[] {
+  return diags.map((d) => ({ ...inFile(d, at), source: file }));
+}
+
 /** The lines the terminal shows for the problems of `file`. */
 export function diagnosticLines(
   file: string,
   diags: readonly Diagnostic[],
   at: BlockAt | null = null,
 ): string[] {
-  return diags.map((d) => formatDiagnostic(inFile(d, at), file));
+  return placedIn(file, diags, at).map((d) => formatDiagnostic(d));
 }

@@ -17,7 +17,7 @@ import {
   type ExerciseReport,
   type LoadedExercise,
 } from '../exercise/index.ts';
-import { UsageError } from './host-args.ts';
+import { UsageError } from './input-error.ts';
 import { FILE_LIMITS, readInput } from './files.ts';
 
 export interface Out {

@@ -52,7 +52,7 @@ Output
   --seed N              decide random branches with this seed (a whole number; default 1)
   --misses              also list the rules that did not match
   --explain             add a plain-language explanation under each step
-  --json                machine-readable output
+  --json                machine-readable output (bad input too: { "ok": false, "diagnostics": [...] })
 
 Exit codes: 0 done, 1 a probe differs from its expectation (run, matrix), 2 bad input (the message says
 where), 70 a bug in hookpath, 141 the reader of the output went away (| head).

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hostFromArgs, parseListener, parseRoute, probeFromArgs, UsageError } from './host-args.ts';
+import { hostFromArgs, parseListener, parseRoute, probeFromArgs } from './host-args.ts';
+import { UsageError } from './input-error.ts';
 
 describe('hookpath trace options', () => {
   it('reads a packet written like tcpdump prints it', () => {

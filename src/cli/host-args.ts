@@ -12,12 +12,7 @@ import {
   type RouteSpec,
 } from '../engine/index.ts';
 import { parseCidr, parseIfAddr } from '../engine/index.ts';
-
-/** Bad input on the command line: exit code 2 and this message, no stack trace. */
-export class UsageError extends Error {}
-
-/** Bad input already written as `file:line:column: ...` lines: printed as they are. */
-export class LocatedErrors extends UsageError {}
+import { UsageError } from './input-error.ts';
 
 export interface HostArgs {
   readonly local?: string | undefined;
@@ -36,6 +31,7 @@ export function parsePort(text: string | undefined, option: string, zero = false
   if (!Number.isInteger(n) || n > 65535 || (n === 0 && !zero))
     throw new UsageError(
       `${option} '${text ?? ''}': a port is a whole number from ${zero ? 0 : 1} to 65535`,
+      { option },
     );
   return n;
 }
@@ -48,6 +44,7 @@ export function parseSeed(text: string | undefined): number {
   if (!Number.isInteger(n) || n > 0xffffffff)
     throw new UsageError(
       `--seed '${text}': give a whole number from 0 to 4294967295, e.g. --seed 7`,
+      { option: '--seed' },
     );
   return n;
 }

@@ -2,16 +2,10 @@
  * `hookpath trace --host FILE`: one host as YAML (or JSON), checked against host.schema.json and
  * then by the engine, every problem reported as `file:line:column: field: message`.
  */
-import {
-  diagnosticAt,
-  formatDiagnostic,
-  hostProblemText,
-  type Diagnostic,
-  type HostSpec,
-} from '../engine/index.ts';
+import { diagnosticAt, hostProblemText, type Diagnostic, type HostSpec } from '../engine/index.ts';
 import { parseStream, type SourceDoc } from '../kube/manifests/yaml-source.ts';
 import { lazyValidator, schemaProblems } from '../cluster/schema-check.ts';
-import { LocatedErrors, UsageError } from './host-args.ts';
+import { UsageError, fileProblems } from './input-error.ts';
 import schema from './host.schema.json' with { type: 'json' };
 
 const validator = lazyValidator(schema);
@@ -22,10 +16,6 @@ routes:
   - { to: default, via: 192.168.50.1 }
 listeners:
   - { process: sshd, proto: tcp, address: 0.0.0.0, port: 22 }`;
-
-function located(file: string, diags: readonly Diagnostic[]): LocatedErrors {
-  return new LocatedErrors(diags.map((d) => formatDiagnostic(d, file)).join('\n'));
-}
 
 /** `interfaces[0].addresses[1]` -> ['interfaces', 0, 'addresses', 1]. */
 function fieldPath(field: string): (string | number)[] {
@@ -38,13 +28,13 @@ function fieldPath(field: string): (string | number)[] {
 export interface LoadedHost {
   readonly spec: HostSpec;
   /** Places an engine problem of this host (`interfaces[0].addresses[1]`) in the file. */
-  readonly place: (p: Diagnostic) => string;
+  readonly place: (p: Diagnostic) => Diagnostic;
 }
 
 export function loadHostFile(file: string, text: string): LoadedHost {
   const stream = parseStream(text);
   if (stream.problems.length)
-    throw located(
+    throw fileProblems(
       file,
       stream.problems.map((p) => diagnosticAt(p.span, p.message)),
     );
@@ -54,7 +44,7 @@ export function loadHostFile(file: string, text: string): LoadedHost {
       `${file}: the host file is empty; describe the host in YAML, for example:\n${EXAMPLE}`,
     );
   if (stream.docs.length > 1)
-    throw located(file, [
+    throw fileProblems(file, [
       diagnosticAt(
         stream.docs[1]?.span([]) ?? { line: 0, column: 0 },
         'a host file holds one host (one YAML document)',
@@ -62,7 +52,7 @@ export function loadHostFile(file: string, text: string): LoadedHost {
     ]);
   const problems = schemaProblems(validator(), doc);
   if (problems.length)
-    throw located(
+    throw fileProblems(
       file,
       problems.map((p) => diagnosticAt(p.span, p.message, { field: p.field })),
     );
@@ -70,11 +60,9 @@ export function loadHostFile(file: string, text: string): LoadedHost {
   return {
     spec: { ...value, name: value.name ?? 'host' },
     place: (p) =>
-      formatDiagnostic(
-        diagnosticAt(doc.span(fieldPath(p.field ?? '')), hostProblemText(p), {
-          field: p.field ?? '',
-        }),
-        file,
-      ),
+      diagnosticAt(doc.span(fieldPath(p.field ?? '')), hostProblemText(p), {
+        field: p.field ?? '',
+        source: file,
+      }),
   };
 }

@@ -12,7 +12,7 @@ import {
   type MatrixOutcome,
 } from '../cluster/matrix.ts';
 import type { CliIo } from './cli.ts';
-import { UsageError } from './host-args.ts';
+import { UsageError } from './input-error.ts';
 import { buildOrThrow, load, variantsOf } from './scenario-commands.ts';
 import { scenarioModes, type KubeProxyMode } from '../cluster/scenario.ts';
 import type { LoadedScenario } from '../cluster/scenario.ts';

@@ -6,7 +6,7 @@
  */
 import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { UsageError } from './host-args.ts';
+import { UsageError } from './input-error.ts';
 
 /** How much of an iptables-save file is read: kube-proxy with 10,000 Services writes about 20 MB. */
 export const RULES_LIMIT = 64 * 1024 * 1024;

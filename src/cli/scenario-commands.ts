@@ -19,9 +19,22 @@ import {
 } from '../engine/index.ts';
 import type { CliIo } from './cli.ts';
 import { FILE_LIMITS, readInput } from './files.ts';
-import { diagnosticLines } from './diagnostics.ts';
+import { placedIn } from './diagnostics.ts';
 import { choicesText, enumerationLines, outcomeText, traceLines } from './format.ts';
-import { LocatedErrors, UsageError, parseSeed } from './host-args.ts';
+import { parseSeed } from './host-args.ts';
+import { UsageError, diagnosticText, fileProblems, usageText } from './input-error.ts';
+
+/** A scenario's problems in its file: manifest positions mapped to where the block is written. */
+function scenarioDiagnostics(
+  file: string,
+  diags: readonly Diagnostic[],
+  s: LoadedScenario | null,
+  variant: string | undefined,
+): Diagnostic[] {
+  // The block is looked up only for a manifests position (it composes the file with `yaml`).
+  const placed = diags.some((d) => d.source === 'manifests' && d.line > 0);
+  return placedIn(file, diags, s && placed ? s.manifestsBlock(variant) : null);
+}
 
 /** `file:line:column: severity: field: message`, manifest positions mapped into the scenario file. */
 function scenarioLines(
@@ -30,9 +43,7 @@ function scenarioLines(
   s: LoadedScenario | null,
   variant: string | undefined,
 ): string[] {
-  // The block is looked up only for a manifests position (it composes the file with `yaml`).
-  const placed = diags.some((d) => d.source === 'manifests' && d.line > 0);
-  return diagnosticLines(file, diags, s && placed ? s.manifestsBlock(variant) : null);
+  return scenarioDiagnostics(file, diags, s, variant).map(diagnosticText);
 }
 
 /** Reads and checks a scenario; its errors end the command (exit 2), its warnings are printed. */
@@ -43,10 +54,9 @@ export function load(file: string | undefined, io: CliIo): LoadedScenario {
   const scenarioRead = loadScenario(text);
   const scenario = valueOf(scenarioRead);
   const { diagnostics } = scenarioRead;
-  const lines = scenarioLines(file, diagnostics, scenario, undefined);
-  if (!scenario)
-    throw new LocatedErrors([...lines, `${file}: not a valid scenario (see above)`].join('\n'));
-  for (const l of lines) io.err(`${l}\n`);
+  const placed = scenarioDiagnostics(file, diagnostics, scenario, undefined);
+  if (!scenario) throw fileProblems(file, placed, `${file}: not a valid scenario (see above)`);
+  for (const d of placed) io.err(`${diagnosticText(d)}\n`);
   return scenario;
 }
 
@@ -88,15 +98,14 @@ export function buildOrThrow(
   mode?: KubeProxyMode,
 ) {
   const built = clusterOf(loaded, variant, undefined, mode);
-  const lines = scenarioLines(file, built.diagnostics, loaded, variant);
+  const placed = scenarioDiagnostics(file, built.diagnostics, loaded, variant);
   if (!built.cluster || built.diagnostics.some((d) => d.severity === 'error'))
-    throw new LocatedErrors(
-      [
-        ...lines,
-        `${file}${variant ? ` [${variant}]` : ''}: the cluster has errors (see above)`,
-      ].join('\n'),
+    throw fileProblems(
+      file,
+      placed,
+      `${file}${variant ? ` [${variant}]` : ''}: the cluster has errors (see above)`,
     );
-  for (const l of lines) io.err(`${l}\n`);
+  for (const d of placed) io.err(`${diagnosticText(d)}\n`);
   return { ...built, cluster: built.cluster };
 }
 
@@ -108,6 +117,20 @@ function ipvsNodes(c: BuiltCluster): string[] {
 /** The mark every IPVS result carries: where it comes from, and that IPVS mode is deprecated. */
 function ipvsMark(nodes: readonly string[]): string {
   return `IPVS mode on ${nodes.join(', ')}: results ${IPVS_MODELLED}. ${IPVS_DEPRECATION}.`;
+}
+
+/** A probe's result in `run --json`. */
+function probeJson(probe: { from: string; to: string }, r: ReturnType<typeof checkProbe>) {
+  return {
+    from: probe.from,
+    to: probe.to,
+    address: r.address,
+    pass: r.pass,
+    expected: r.expected,
+    got: r.got,
+    diff: r.diff,
+    runs: r.runs.map((x) => ({ probability: x.probability, outcome: x.outcome })),
+  };
 }
 
 export function runCommand(argv: string[], io: CliIo): number {
@@ -129,7 +152,8 @@ export function runCommand(argv: string[], io: CliIo): number {
     } catch (e) {
       // One bad file does not hide the results of the others; it still makes the exit code 2.
       if (!(e instanceof UsageError)) throw e;
-      io.err(e instanceof LocatedErrors ? `${e.message}\n` : `hookpath: ${e.message}\n`);
+      io.err(usageText(e));
+      if (values.json) report.push({ file, pass: false, notRun: true, diagnostics: e.diagnostics });
       unrun++;
       continue;
     }
@@ -140,6 +164,15 @@ export function runCommand(argv: string[], io: CliIo): number {
       const built = clusterOf(loaded, v, undefined, mode);
       for (const l of scenarioLines(file, built.diagnostics, loaded, v)) io.err(`${l}\n`);
       if (!built.cluster || built.diagnostics.some((d) => d.severity === 'error')) {
+        if (values.json)
+          report.push({
+            file,
+            variant: v ?? null,
+            mode,
+            pass: false,
+            notRun: true,
+            diagnostics: scenarioDiagnostics(file, built.diagnostics, loaded, v),
+          });
         io.err(
           `${file}${label(loaded, v, mode)}: not run: the cluster has errors (above); its ${built.probes.length} probe${built.probes.length === 1 ? '' : 's'} did not run\n`,
         );
@@ -161,15 +194,8 @@ export function runCommand(argv: string[], io: CliIo): number {
             variant: v ?? null,
             mode,
             name: probe.name ?? null,
-            from: probe.from,
-            to: probe.to,
-            address: r.address,
-            pass: r.pass,
-            expected: r.expected,
-            got: r.got,
-            diff: r.diff,
+            ...probeJson(probe, r),
             modelled: ipvs.length ? ipvsMark(ipvs) : null,
-            runs: r.runs.map((x) => ({ probability: x.probability, outcome: x.outcome })),
           });
           continue;
         }

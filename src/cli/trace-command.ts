@@ -15,9 +15,10 @@ import {
 } from '../engine/index.ts';
 import type { CliIo } from './cli.ts';
 import { FILE_LIMITS, readInput } from './files.ts';
-import { diagnosticLines } from './diagnostics.ts';
+import { placedIn } from './diagnostics.ts';
 import { choicesText, enumerationLines, outcomeText, traceLines } from './format.ts';
-import { LocatedErrors, UsageError, hostFromArgs, parseSeed, probeFromArgs } from './host-args.ts';
+import { hostFromArgs, parseSeed, probeFromArgs } from './host-args.ts';
+import { UsageError, commandLineDiagnostic, diagnosticText, fileProblems } from './input-error.ts';
 import { loadHostFile, type LoadedHost } from './host-file.ts';
 
 /**
@@ -37,10 +38,9 @@ function readRules(
   );
   const label = path === '-' ? 'stdin' : path;
   const result = parseRuleset(text, { family });
-  const lines = diagnosticLines(label, result.diagnostics);
-  if (result.diagnostics.some((d) => d.severity === 'error'))
-    throw new LocatedErrors(lines.join('\n'));
-  for (const l of lines) io.err(`${l}\n`);
+  const placed = placedIn(label, result.diagnostics);
+  if (result.diagnostics.some((d) => d.severity === 'error')) throw fileProblems(label, placed);
+  for (const d of placed) io.err(`${diagnosticText(d)}\n`);
   parsed.set(text, result);
   return text;
 }
@@ -96,15 +96,15 @@ export function hostTraceCommand(argv: string[], io: CliIo): number {
   const { network, problems } = buildNetwork({ hosts: [spec] }, { parsed });
   if (!network) {
     const place = host?.place;
-    throw new LocatedErrors(
-      problems
-        .map((p) =>
-          place
-            ? place(p)
-            : `hookpath: host ${p.source ?? ''}: ${p.field ?? ''}: ${hostProblemText(p)}`,
-        )
-        .join('\n'),
-    );
+    throw new UsageError({
+      diagnostics: problems.map((p) =>
+        place
+          ? place(p)
+          : commandLineDiagnostic(
+              `host ${p.source ?? ''}: ${p.field ?? ''}: ${hostProblemText(p)}`,
+            ),
+      ),
+    });
   }
   const probe = probeFromArgs(spec.name, {
     packet: values.packet,
