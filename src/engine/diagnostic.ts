@@ -28,7 +28,10 @@ export interface Diagnostic {
   readonly offset?: number;
   /** A field path: `Service default/web: spec.ports[0].targetPort`, `cluster.nodes.0.name`. */
   readonly field?: string;
-  /** A stable key of the message where a translation exists (REPLAY_ERRORS_EN), and its parameters. */
+  /**
+   * A stable key of the message where a translation exists (REPLAY_ERRORS_EN; the own-host
+   * importers' OWN_HOST_ERRORS_EN), and its parameters.
+   */
   readonly code?: string;
   readonly params?: Readonly<Record<string, string | number>>;
   /** What to do about it. */

@@ -3,6 +3,8 @@ import { EXPLAIN_EN } from '../../engine/explain.ts';
 import { EXPLAIN_ZH } from './explain-zh.ts';
 import { REPLAY_ERRORS_EN } from '../../engine/replay-errors.ts';
 import { REPLAY_ERRORS_ZH } from './replay-errors-zh.ts';
+import { OWN_HOST_ERRORS_EN } from '../../cluster/own-host/messages.ts';
+import { OWN_HOST_ERRORS_ZH } from './own-host-errors-zh.ts';
 import { UI_EN } from './en.ts';
 import { UI_ZH } from './zh.ts';
 import { browserLang, createI18n, initialLang } from './index.ts';
@@ -24,6 +26,22 @@ describe('translations', () => {
     const i = createI18n('zh');
     expect(i.t('replayErrors:nft.names-verdict', { kind: 'policy' })).toBe(
       'policy 行要写出它的判决："policy accept"',
+    );
+  });
+
+  it('every "your host" importer message has Chinese text with the same parameters', () => {
+    const en = Object.keys(OWN_HOST_ERRORS_EN);
+    expect(Object.keys(OWN_HOST_ERRORS_ZH).sort()).toEqual([...en].sort());
+    for (const [k, text] of Object.entries(OWN_HOST_ERRORS_EN)) {
+      const zh = OWN_HOST_ERRORS_ZH[k as keyof typeof OWN_HOST_ERRORS_EN];
+      expect(zh, k).toBeTypeOf('string');
+      expect(params(zh ?? ''), k).toEqual(params(text));
+    }
+    const i = createI18n('zh');
+    expect(i.t('ownHostErrors:addr.prefixlen', { max: 32 })).toBe('前缀长度应是 0..32 之间的整数');
+    void i.changeLanguage('en');
+    expect(i.t('ownHostErrors:addr.prefixlen', { max: 128 })).toBe(
+      'a prefix length is a whole number 0..128',
     );
   });
 

@@ -1,6 +1,7 @@
 /**
- * i18next for the lab: UI strings (ui), the engine's explanations (explain) and the trace
- * readers' errors (replayErrors) in English and Chinese. Templates use the engine's `{param}` syntax in both namespaces.
+ * i18next for the lab: UI strings (ui), the engine's explanations (explain), the trace readers'
+ * errors (replayErrors) and the "your host" importers' messages (ownHostErrors) in English and
+ * Chinese. Templates use the engine's `{param}` syntax in every namespace.
  */
 import i18next, { type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
@@ -10,6 +11,8 @@ import { UI_ZH } from './zh.ts';
 import { EXPLAIN_ZH } from './explain-zh.ts';
 import { REPLAY_ERRORS_EN } from '../../engine/replay-errors.ts';
 import { REPLAY_ERRORS_ZH } from './replay-errors-zh.ts';
+import { OWN_HOST_ERRORS_EN } from '../worker/own-host-protocol.ts';
+import { OWN_HOST_ERRORS_ZH } from './own-host-errors-zh.ts';
 
 export type Lang = 'en' | 'zh';
 export const LANGS: readonly Lang[] = ['en', 'zh'];
@@ -45,13 +48,23 @@ export function createI18n(lang: Lang): i18n {
   void inst.use(initReactI18next).init({
     lng: lang,
     fallbackLng: 'en',
-    ns: ['ui', 'explain', 'replayErrors'],
+    ns: ['ui', 'explain', 'replayErrors', 'ownHostErrors'],
     defaultNS: 'ui',
     // Synchronous init: resources are bundled, the first render must already have its text.
     initAsync: false,
     resources: {
-      en: { ui: UI_EN, explain: EXPLAIN_EN, replayErrors: REPLAY_ERRORS_EN },
-      zh: { ui: UI_ZH, explain: EXPLAIN_ZH, replayErrors: REPLAY_ERRORS_ZH },
+      en: {
+        ui: UI_EN,
+        explain: EXPLAIN_EN,
+        replayErrors: REPLAY_ERRORS_EN,
+        ownHostErrors: OWN_HOST_ERRORS_EN,
+      },
+      zh: {
+        ui: UI_ZH,
+        explain: EXPLAIN_ZH,
+        replayErrors: REPLAY_ERRORS_ZH,
+        ownHostErrors: OWN_HOST_ERRORS_ZH,
+      },
     },
     // Keys are flat (`rule.dnat`), as the engine writes them.
     keySeparator: false,

@@ -1,12 +1,13 @@
 /**
  * The dumps given, each with what it was recognised as (the user can change it), what it holds,
  * its errors at their line and column (or JSON path), the rules the lab does not evaluate and the
- * lines it leaves out, each with its line.
+ * lines it leaves out, each with its line; what the importers say, in the user's language.
  */
 import { useTranslation } from 'react-i18next';
 import type { DumpCounts, DumpReport, OwnDump, OwnNote } from '../../cluster/own-host/types.ts';
 import { useOwn, useOwnStore } from './context.tsx';
 import { KindSelect } from './DumpInput.tsx';
+import { ownText } from './said.ts';
 
 const COUNTS: readonly (keyof DumpCounts)[] = [
   'tables',
@@ -31,7 +32,7 @@ function Notes({ notes, title }: { notes: readonly OwnNote[]; title: string }) {
         {notes.map((n, i) => (
           <li key={i}>
             <span className="own-at">{t('own.line', { line: n.line })}</span> <code>{n.text}</code>
-            <span className="own-why"> — {n.why}</span>
+            <span className="own-why"> — {ownText(t, n, n.why)}</span>
           </li>
         ))}
       </ul>
@@ -83,7 +84,7 @@ function Dump({ dump, report }: { dump: OwnDump; report: DumpReport | undefined 
                 {d.line > 0 ? t('own.at', { line: d.line, column: d.column }) : ''}
                 {d.field ? ` ${d.field}` : ''}
               </span>{' '}
-              {d.message}
+              {ownText(t, d, d.message)}
             </li>
           ))}
         </ul>

@@ -23,3 +23,9 @@ export type RunOwnHost = (input: OwnHostInput) => OwnHostView;
 
 /** The dump kinds, for the page's pickers (a list of names: no simulation code comes with it). */
 export { DUMP_KINDS } from '../../cluster/own-host/types.ts';
+
+/**
+ * The English of the importers' messages, for the page's translations (src/app/i18n): data only,
+ * no simulation code comes with it.
+ */
+export { OWN_HOST_ERRORS_EN } from '../../cluster/own-host/messages.ts';

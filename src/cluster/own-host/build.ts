@@ -18,8 +18,16 @@ import { importAddr, importRoute } from './ip-json.ts';
 import { importIpset } from './ipset-save.ts';
 import { importIpvsadm, type IpvsLines } from './ipvsadm.ts';
 import { readNft, readXtables } from './rules-dump.ts';
-import type { DumpKind, DumpReport, FieldProblem, OwnDump, OwnExtras, OwnNote } from './types.ts';
-import { OWN_HOST, formError } from './types.ts';
+import type {
+  DumpKind,
+  DumpReport,
+  FieldProblem,
+  OwnDump,
+  OwnExtras,
+  OwnNote,
+  Said,
+} from './types.ts';
+import { OWN_HOST, formError, said } from './types.ts';
 
 /** Where each part of the spec came from, to place the engine's problems in the dumps. */
 export interface Origins {
@@ -69,12 +77,7 @@ function readState(kind: DumpKind, d: OwnDump, acc: State, report: Report): void
   } else if (kind === 'ipvsadm') {
     if (acc.ipvs)
       return report({}, [
-        {
-          severity: 'error',
-          line: 1,
-          column: 1,
-          message: 'a second ipvsadm dump: the host has one IPVS table; remove one of them',
-        },
+        { severity: 'error', line: 1, column: 1, ...said('dump.second-ipvsadm') },
       ]);
     const r = importIpvsadm(d.text);
     report(r.counts, r.diagnostics, r.unsupported);
@@ -141,7 +144,11 @@ function warnTwice(
       severity: 'warning',
       line: nft.text.slice(0, m.index).split('\n').length,
       column: 1,
-      message: `table ${m[1]} ${m[2]} is iptables-nft's, the same rules as the ${m[1] === 'ip' ? 'iptables' : 'ip6tables'}-save dump: the host runs them twice; remove it from this dump (or remove the iptables-save dump)`,
+      ...said('dump.twice', {
+        family: m[1] as string,
+        table: m[2] as string,
+        tool: m[1] === 'ip' ? 'iptables' : 'ip6tables',
+      }),
     });
   }
   if (more.length) reports[i] = { ...r, diagnostics: [...r.diagnostics, ...more] };
@@ -179,12 +186,7 @@ export function buildOwnHost(
     const addrs = addressesField(extras.addresses, problems);
     if (addrs.length) ifaces.set('eth0', addrs);
     else if (!problems.length && tracing)
-      problems.push(
-        formError(
-          'addresses',
-          "give the host's addresses (no ip -j addr dump was given), e.g. 192.168.50.38/24",
-        ),
-      );
+      problems.push(formError('addresses', said('form.no-addresses')));
   }
   if (!acc.sawRoute) routes.push(...gatewayField(extras.gateway, problems));
   const interfaces: InterfaceSpec[] = [...ifaces].map(([name, addrs]) =>
@@ -239,15 +241,12 @@ function readDump(
   ): void => {
     into.reports.push({ ...base, counts, diagnostics, unsupported, ignored });
   };
-  const error = (message: string) =>
-    report({}, [{ severity: 'error', line: 1, column: 1, message }]);
-  if (kind === null)
-    return error(
-      'not a dump the lab knows: paste the output of iptables-save, ip6tables-save, nft list ruleset, ip -j addr, ip -j route, ipset save or ipvsadm -Ln (or pick its kind)',
-    );
+  const error = (message: Said) =>
+    report({}, [{ severity: 'error', line: 1, column: 1, ...message }]);
+  if (kind === null) return error(said('dump.unknown'));
   if (!NETFILTER.has(kind)) return readState(kind, d, acc, report);
   const slot = kind === 'iptables' ? 'rules' : kind === 'ip6tables' ? 'rules6' : 'nftables';
-  if (texts[slot]) return error(`a second ${kind} dump: the host has one; remove one of them`);
+  if (texts[slot]) return error(said('dump.second', { kind }));
   const r = kind === 'nft' ? readNft(d.text) : readXtables(d.text, kind === 'iptables' ? 4 : 6);
   report(r.counts, r.diagnostics, r.unsupported);
   if (r.diagnostics.some((x) => x.severity === 'error')) return;

@@ -5,20 +5,14 @@
  */
 import type { ListenerSpec, RouteSpec } from '../../engine/index.ts';
 import { canonicalIp, parseIfAddr } from '../../engine/index.ts';
-import { formError, type FieldProblem } from './types.ts';
+import { formError, said, type FieldProblem } from './types.ts';
 
 export function addressesField(text: string, problems: FieldProblem[]): string[] {
   const out: string[] = [];
   for (const raw of text.split(/[,\s]+/).filter(Boolean)) {
     const a = raw.includes('/') ? raw : `${raw}/${raw.includes(':') ? 64 : 24}`;
     if (parseIfAddr(a)) out.push(a);
-    else
-      problems.push(
-        formError(
-          'addresses',
-          `'${raw}' is not an address with a prefix length, e.g. 192.168.50.38/24`,
-        ),
-      );
+    else problems.push(formError('addresses', said('form.address', { value: raw })));
   }
   return out;
 }
@@ -28,7 +22,7 @@ export function gatewayField(text: string, problems: FieldProblem[]): RouteSpec[
   if (t === '') return [];
   const via = canonicalIp(t);
   if (!via) {
-    problems.push(formError('gateway', `'${t}' is not an IP address, e.g. 192.168.50.1`));
+    problems.push(formError('gateway', said('form.gateway', { value: t })));
     return [];
   }
   return [{ to: 'default', via }];
@@ -44,12 +38,7 @@ export function listenersField(text: string, problems: FieldProblem[]): Listener
     const address = m && canonicalIp((m[3] as string).replace(/^\[|\]$/g, ''));
     const port = m ? Number(m[4]) : 0;
     if (!m || !address || port < 1 || port > 65535) {
-      problems.push(
-        formError(
-          'listeners',
-          `line ${i + 1}: '${l}': write PROCESS PROTO ADDRESS:PORT, e.g. sshd tcp 0.0.0.0:22`,
-        ),
-      );
+      problems.push(formError('listeners', said('form.listener', { line: i + 1, text: l })));
       return;
     }
     out.push({

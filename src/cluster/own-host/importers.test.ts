@@ -72,6 +72,34 @@ describe('ip -j addr', () => {
     expect(r.diagnostics[0]).toMatchObject({ line: 2, field: '[0].addr_info[0].local' });
   });
 
+  it('gives each problem its key and parameters beside the English sentence', () => {
+    const r = importAddr(
+      '[{"addr_info":[]},\n {"ifname":"eth0","addr_info":[{"local":"10.0.0.1","prefixlen":40}]}]',
+    );
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({
+        line: 1,
+        field: '[0].ifname',
+        code: 'addr.ifname',
+        params: {},
+        message: 'an interface needs its name (ifname), e.g. "eth0"',
+      }),
+      expect.objectContaining({
+        line: 2,
+        field: '[1].addr_info[0].prefixlen',
+        code: 'addr.prefixlen',
+        params: { max: 32 },
+        message: 'a prefix length is a whole number 0..32',
+      }),
+    ]);
+    const routes = importRoute('[{"dst":"10.0.0.0/8","table":"100"}]');
+    expect(routes.ignored[0]).toMatchObject({
+      code: 'route.table',
+      params: { table: '100' },
+      why: 'table 100: policy routing (ip rule) is not modelled; the lab uses the main table',
+    });
+  });
+
   it('places a JSON syntax error at its line and column', () => {
     const r = importAddr('[\n  {"ifname": "eth0",,}\n]');
     expect(r.diagnostics[0]).toMatchObject({ severity: 'error', line: 2 });

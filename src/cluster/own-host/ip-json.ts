@@ -8,7 +8,8 @@ import type { Diagnostic } from '../../engine/index.ts';
 import type { InterfaceSpec, RouteSpec } from '../../engine/index.ts';
 import { canonicalIp, parseCidr } from '../../engine/index.ts';
 import { objectStarts, parseJson } from './json-text.ts';
-import type { DumpCounts, OwnNote } from './types.ts';
+import type { OwnHostErrorKey, OwnHostParams } from './messages.ts';
+import { ownNote, said, type DumpCounts, type OwnNote } from './types.ts';
 
 export interface Imported<T> {
   readonly items: readonly T[];
@@ -26,12 +27,18 @@ interface Cx {
   readonly starts: { line: number; column: number }[];
 }
 
-function problem(cx: Cx, i: number, field: string, message: string): void {
+function problem(
+  cx: Cx,
+  i: number,
+  field: string,
+  key: OwnHostErrorKey,
+  params?: OwnHostParams,
+): void {
   const at = cx.starts[i] ?? { line: 0, column: 0 };
-  cx.diagnostics.push({ severity: 'error', ...at, field, message });
+  cx.diagnostics.push({ severity: 'error', ...at, field, ...said(key, params) });
 }
 
-function topArray(text: string, what: string): { list: unknown[]; cx: Cx } | Diagnostic {
+function topArray(text: string, command: string): { list: unknown[]; cx: Cx } | Diagnostic {
   const parsed = parseJson(text);
   if ('error' in parsed) return parsed.error;
   if (!Array.isArray(parsed.value))
@@ -40,7 +47,7 @@ function topArray(text: string, what: string): { list: unknown[]; cx: Cx } | Dia
       line: 1,
       column: 1,
       field: '$',
-      message: `${what} prints a JSON array ([...]); this is not one`,
+      ...said('json.not-array', { command }),
     };
   return { list: parsed.value, cx: { diagnostics: [], starts: objectStarts(text) } };
 }
@@ -49,35 +56,29 @@ function topArray(text: string, what: string): { list: unknown[]; cx: Cx } | Dia
 const IFNAME = /^[^\s/:]{1,15}$/;
 
 export function importAddr(text: string): Imported<InterfaceSpec> {
-  const top = topArray(text, '`ip -j addr`');
+  const top = topArray(text, 'ip -j addr');
   if (!('list' in top)) return { items: [], counts: {}, diagnostics: [top], ignored: [] };
   const { list, cx } = top;
   const items: InterfaceSpec[] = [];
   let addresses = 0;
   list.forEach((o, i) => {
-    if (!isObj(o)) return problem(cx, i, `[${i}]`, 'an interface is a JSON object');
+    if (!isObj(o)) return problem(cx, i, `[${i}]`, 'addr.not-object');
     const name = o.ifname;
     if (typeof name !== 'string' || !IFNAME.test(name))
-      return problem(cx, i, `[${i}].ifname`, 'an interface needs its name (ifname), e.g. "eth0"');
+      return problem(cx, i, `[${i}].ifname`, 'addr.ifname');
     const info = o.addr_info ?? [];
-    if (!Array.isArray(info))
-      return problem(cx, i, `[${i}].addr_info`, 'addr_info is a list of addresses');
+    if (!Array.isArray(info)) return problem(cx, i, `[${i}].addr_info`, 'addr.addr-info');
     const addrs: string[] = [];
     info.forEach((a, j) => {
       const at = `[${i}].addr_info[${j}]`;
       // `ip -j -6 addr` of an interface without IPv6 prints an empty object for it.
       if (isObj(a) && Object.keys(a).length === 0) return;
       if (!isObj(a) || typeof a.local !== 'string' || !canonicalIp(a.local))
-        return problem(
-          cx,
-          i,
-          `${at}.local`,
-          'an address needs its IP (local), e.g. "192.168.50.38"',
-        );
+        return problem(cx, i, `${at}.local`, 'addr.local');
       const plen = a.prefixlen;
       const max = a.local.includes(':') ? 128 : 32;
       if (typeof plen !== 'number' || !Number.isInteger(plen) || plen < 0 || plen > max)
-        return problem(cx, i, `${at}.prefixlen`, `a prefix length is a whole number 0..${max}`);
+        return problem(cx, i, `${at}.prefixlen`, 'addr.prefixlen', { max });
       const scope = a.scope === 'link' || a.scope === 'host' ? ` scope ${a.scope}` : '';
       addrs.push(`${a.local}/${plen}${scope}`);
     });
@@ -103,13 +104,13 @@ function kindOf(name: string, o: Obj): NonNullable<InterfaceSpec['kind']> {
   return 'ether';
 }
 
-const SKIPPED_TYPES: Readonly<Record<string, string>> = {
-  local: "the kernel's local table: the lab builds it from the addresses",
-  broadcast: "the kernel's local table: the lab builds it from the addresses",
-  multicast: 'multicast routes are not modelled',
-  anycast: "the kernel's local table: the lab builds it from the addresses",
-  throw: 'policy routing (throw) is not modelled',
-  nat: 'nat routes are not modelled',
+const SKIPPED_TYPES: Readonly<Record<string, OwnHostErrorKey>> = {
+  local: 'route.local-table',
+  broadcast: 'route.local-table',
+  multicast: 'route.multicast',
+  anycast: 'route.local-table',
+  throw: 'route.throw',
+  nat: 'route.nat',
 };
 
 const KEPT_TYPES = new Set(['unicast', 'blackhole', 'unreachable', 'prohibit']);
@@ -127,45 +128,28 @@ function routeText(o: Obj): string {
 }
 
 export function importRoute(text: string): Imported<RouteSpec> {
-  const top = topArray(text, '`ip -j route`');
+  const top = topArray(text, 'ip -j route');
   if (!('list' in top)) return { items: [], counts: {}, diagnostics: [top], ignored: [] };
   const { list, cx } = top;
   const items: RouteSpec[] = [];
   const ignored: OwnNote[] = [];
   list.forEach((o, i) => {
-    if (!isObj(o)) return problem(cx, i, `[${i}]`, 'a route is a JSON object');
+    if (!isObj(o)) return problem(cx, i, `[${i}]`, 'route.not-object');
     const line = cx.starts[i]?.line ?? 0;
     const type = typeof o.type === 'string' ? o.type : 'unicast';
     const table = typeof o.table === 'string' ? o.table : 'main';
     const dst = o.dst;
     if (typeof dst !== 'string' || (dst !== 'default' && !parseCidr(dst) && !canonicalIp(dst)))
-      return problem(
-        cx,
-        i,
-        `[${i}].dst`,
-        'a route needs its destination (dst): "default" or a prefix like "10.244.1.0/24"',
-      );
+      return problem(cx, i, `[${i}].dst`, 'route.dst');
     const skip = SKIPPED_TYPES[type];
-    if (skip) return void ignored.push({ line, text: routeText(o), why: skip });
+    if (skip) return void ignored.push(ownNote(line, routeText(o), skip));
     if (!KEPT_TYPES.has(type))
-      return void ignored.push({
-        line,
-        text: routeText(o),
-        why: `route type ${type} is not modelled`,
-      });
+      return void ignored.push(ownNote(line, routeText(o), 'route.type', { type }));
     if (table !== 'main')
-      return void ignored.push({
-        line,
-        text: routeText(o),
-        why: `table ${table}: policy routing (ip rule) is not modelled; the lab uses the main table`,
-      });
+      return void ignored.push(ownNote(line, routeText(o), 'route.table', { table }));
     // A connected route the kernel made for an address: the lab makes it from the address too.
     if (o.protocol === 'kernel' && o.gateway === undefined && o.nexthops === undefined)
-      return void ignored.push({
-        line,
-        text: routeText(o),
-        why: 'connected route of an address: the lab adds it from the addresses',
-      });
+      return void ignored.push(ownNote(line, routeText(o), 'route.connected'));
     const route = routeOf(cx, i, o, type as RouteSpec['type'] & string);
     if (route) items.push(route);
   });
@@ -181,7 +165,7 @@ function routeOf(
   const ip = (v: unknown, path: string): string | undefined | null => {
     if (v === undefined) return undefined;
     if (typeof v === 'string' && canonicalIp(v)) return v;
-    problem(cx, i, path, `'${String(v)}' is not an IP address`);
+    problem(cx, i, path, 'not-ip', { value: String(v) });
     return null;
   };
   const via = ip(o.gateway, `[${i}].gateway`);
@@ -191,20 +175,20 @@ function routeOf(
     o.metric !== undefined &&
     (typeof o.metric !== 'number' || !Number.isInteger(o.metric) || o.metric < 0)
   ) {
-    problem(cx, i, `[${i}].metric`, 'a metric is a whole number');
+    problem(cx, i, `[${i}].metric`, 'route.metric');
     return null;
   }
   const nexthops: { via: string; dev?: string; weight?: number }[] = [];
   if (o.nexthops !== undefined) {
     if (!Array.isArray(o.nexthops)) {
-      problem(cx, i, `[${i}].nexthops`, 'nexthops is a list');
+      problem(cx, i, `[${i}].nexthops`, 'route.nexthops');
       return null;
     }
     for (const [j, h] of o.nexthops.entries()) {
       const hv = isObj(h) ? ip(h.gateway, `[${i}].nexthops[${j}].gateway`) : null;
       if (!isObj(h) || !hv) {
         if (hv === undefined)
-          problem(cx, i, `[${i}].nexthops[${j}].gateway`, 'a next hop needs its gateway');
+          problem(cx, i, `[${i}].nexthops[${j}].gateway`, 'route.nexthop-gateway');
         return null;
       }
       nexthops.push({

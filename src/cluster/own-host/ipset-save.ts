@@ -7,7 +7,8 @@
 import type { Diagnostic } from '../../engine/index.ts';
 import type { IpsetSpec } from '../../engine/index.ts';
 import { SUPPORTED_SET_TYPES } from '../../engine/index.ts';
-import type { DumpCounts, OwnNote } from './types.ts';
+import type { OwnHostErrorKey, OwnHostParams } from './messages.ts';
+import { ownNote, said, type DumpCounts, type OwnNote } from './types.ts';
 
 export interface ImportedSets {
   readonly sets: readonly IpsetSpec[];
@@ -33,35 +34,28 @@ export function importIpset(text: string): ImportedSets {
     const column = l.length - l.trimStart().length + 1;
     const words = trimmed.split(/\s+/);
     const [verb, name, arg] = words;
-    const err = (message: string, col = column) =>
-      diagnostics.push({ severity: 'error', line, column: col, message });
+    const err = (key: OwnHostErrorKey, params?: OwnHostParams, col = column) =>
+      diagnostics.push({ severity: 'error', line, column: col, ...said(key, params) });
     const colOf = (k: number) => column + trimmed.indexOf(words[k] as string);
-    if (verb !== 'create' && verb !== 'add')
-      return err(
-        `'${verb}': ipset save prints create and add lines; is this the whole output of ipset save?`,
-      );
-    if (!name || !arg)
-      return err(`${verb} needs a set name and ${verb === 'create' ? 'a type' : 'an entry'}`);
+    if (verb !== 'create' && verb !== 'add') return err('ipset.verb', { verb: String(verb) });
+    if (!name || !arg) return err(verb === 'create' ? 'ipset.create-needs' : 'ipset.add-needs');
     if (verb === 'create') {
-      if (sets.has(name)) return err(`set ${name} is created twice`, colOf(1));
+      if (sets.has(name)) return err('ipset.twice', { name }, colOf(1));
       const skip = !SUPPORTED.has(arg);
       if (skip)
-        unsupported.push({
-          line,
-          text: trimmed,
-          why: `set type ${arg}: the lab matches ${SUPPORTED_SET_TYPES.join(', ')}`,
-        });
+        unsupported.push(
+          ownNote(line, trimmed, 'ipset.type', {
+            type: arg,
+            supported: SUPPORTED_SET_TYPES.join(', '),
+          }),
+        );
       sets.set(name, { type: arg, entries: [], line, skip });
       return;
     }
     const set = sets.get(name);
-    if (!set) return err(`add to ${name} before its create line`, colOf(1));
+    if (!set) return err('ipset.add-first', { name }, colOf(1));
     if (words.includes('nomatch')) {
-      unsupported.push({
-        line,
-        text: trimmed,
-        why: 'nomatch entries (exceptions in a hash:net set) are not modelled',
-      });
+      unsupported.push(ownNote(line, trimmed, 'ipset.nomatch'));
       return;
     }
     set.entries.push(arg);

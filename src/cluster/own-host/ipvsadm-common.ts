@@ -4,7 +4,7 @@
  */
 import type { Diagnostic } from '../../engine/index.ts';
 import { canonicalIp, type IpvsForward, type IpvsProto } from '../../engine/index.ts';
-import type { OwnNote } from './types.ts';
+import { said, type OwnNote, type Said } from './types.ts';
 
 export interface Server {
   address: string;
@@ -45,8 +45,8 @@ export function addrPort(s: string): { address: string; port: number } | null {
 }
 
 /** What to say of an address that is not numeric, in the listing of `command`. */
-export function notNumeric(command: string): string {
-  return `is not ADDRESS:PORT in numbers (10.96.0.10:53, [fd00::10]:53); ipvsadm without -n prints names: paste the output of ${command}`;
+export function notNumeric(value: string, command: string): Said {
+  return said('ipvsadm.not-numeric', { value, command });
 }
 
 /** The 1-based column of word `k` of a line split on white space. */
@@ -64,22 +64,19 @@ export function newTable(): Table {
   return { services: new Map(), diagnostics: [], unsupported: [] };
 }
 
-export function err(t: Table, line: number, column: number, message: string): void {
-  t.diagnostics.push({ severity: 'error', line, column, message });
+export function err(t: Table, line: number, column: number, message: Said): void {
+  t.diagnostics.push({ severity: 'error', line, column, ...message });
 }
 
-export function warn(t: Table, line: number, column: number, message: string): void {
-  t.diagnostics.push({ severity: 'warning', line, column, message });
+export function warn(t: Table, line: number, column: number, message: Said): void {
+  t.diagnostics.push({ severity: 'warning', line, column, ...message });
 }
 
-export function notModelled(flag: string, value: string): string {
-  if (flag === 'mask' || flag === '-M')
-    return `persistence mask ${value} is not modelled: the lab keeps one persistence template per client address`;
-  if (flag === 'pe' || flag === '--pe')
-    return `persistence engine ${value} is not modelled: persistence is by client address`;
-  if (flag === 'ops' || flag === '-o' || flag === '--ops')
-    return 'one-packet scheduling (ops) is not modelled: UDP datagrams of a client share a connection';
-  return `scheduler flags ${flag} ${value} are not modelled`.replace(/ +$/, '');
+export function notModelled(flag: string, value: string): Said {
+  if (flag === 'mask' || flag === '-M') return said('ipvsadm.mask', { value });
+  if (flag === 'pe' || flag === '--pe') return said('ipvsadm.pe', { value });
+  if (flag === 'ops' || flag === '-o' || flag === '--ops') return said('ipvsadm.ops');
+  return said('ipvsadm.sched-flags', { flag, value });
 }
 
 /** Adds a virtual service, or says where it was defined before. */
@@ -87,7 +84,7 @@ export function addService(t: Table, svc: Service, column: number): Service | nu
   const key = `${svc.proto}|${svc.address}|${svc.port}`;
   const was = t.services.get(key);
   if (was) {
-    err(t, svc.line, column, `this virtual service is already defined at line ${was.line}`);
+    err(t, svc.line, column, said('ipvsadm.service-twice', { line: was.line }));
     return null;
   }
   t.services.set(key, svc);
@@ -96,7 +93,6 @@ export function addService(t: Table, svc: Service, column: number): Service | nu
 
 export function addServer(t: Table, svc: Service, s: Server): void {
   const was = svc.servers.find((x) => x.address === s.address && x.port === s.port);
-  if (was)
-    err(t, s.line, s.column, `this real server is already in the service at line ${was.line}`);
+  if (was) err(t, s.line, s.column, said('ipvsadm.server-twice', { line: was.line }));
   else svc.servers.push(s);
 }

@@ -17,9 +17,11 @@ import {
   warn,
   type Table,
 } from './ipvsadm-common.ts';
+import type { OwnHostErrorKey } from './messages.ts';
+import { said, type Said } from './types.ts';
 
 /** Reports a problem; the line is not read further. */
-function fail(t: Table, line: number, column: number, message: string): null {
+function fail(t: Table, line: number, column: number, message: Said): null {
   err(t, line, column, message);
   return null;
 }
@@ -106,35 +108,32 @@ function readOptions(t: Table, words: string[], cols: number[], line: number, o:
     const w = words[k] as string;
     const col = cols[k] as number;
     const value = words[k + 1];
-    const needs = (what: string) => fail(t, line, col, `${w} needs ${what}`) ?? false;
+    const needs = (key: OwnHostErrorKey) => fail(t, line, col, said(key, { option: w })) ?? false;
     if (SERVICE[w] !== undefined) {
       o.proto = SERVICE[w];
-      if (value === undefined) return needs('the virtual service (ADDRESS:PORT)');
+      if (value === undefined) return needs('ipvsadm-S.needs-service');
       if (o.proto !== 'fwm') {
         const vip = addrPort(value);
         if (!vip)
-          return (
-            fail(t, line, cols[k + 1] as number, `'${value}' ${notNumeric('ipvsadm -S -n')}`) ??
-            false
-          );
+          return fail(t, line, cols[k + 1] as number, notNumeric(value, 'ipvsadm -S -n')) ?? false;
         o.vip = vip;
         o.vipColumn = cols[k + 1] as number;
       }
       k++;
     } else if (w === '-s' || w === '--scheduler') {
-      if (value === undefined) return needs('a scheduler name (rr)');
+      if (value === undefined) return needs('ipvsadm-S.needs-scheduler');
       o.scheduler = value;
       o.schedulerColumn = cols[++k] as number;
     } else if (w === '-p' || w === '--persistent') {
       o.persistent = 360;
       if (value !== undefined && /^\d+$/.test(value)) o.persistent = Number(words[++k]);
     } else if (w === '-r' || w === '--real-server') {
-      if (value === undefined) return needs('the real server (ADDRESS:PORT)');
+      if (value === undefined) return needs('ipvsadm-S.needs-server');
       o.server = { text: value, column: cols[++k] as number };
     } else if (METHOD[w]) o.forward = METHOD[w];
     else if (w === '-w' || w === '--weight') {
       if (value === undefined || !/^\d{1,5}$/.test(value) || Number(value) > 65535)
-        return fail(t, line, cols[k + 1] ?? col, `${w} takes a weight 0..65535`) ?? false;
+        return fail(t, line, cols[k + 1] ?? col, said('ipvsadm-S.weight', { option: w })) ?? false;
       o.weight = Number(words[++k]);
     } else if (NOT_MODELLED_VALUE.has(w) && value !== undefined) {
       const full =
@@ -144,14 +143,7 @@ function readOptions(t: Table, words: string[], cols: number[], line: number, o:
     } else if (NOT_MODELLED_FLAG.has(w)) warn(t, line, col, notModelled(w, ''));
     else if (IGNORED_VALUE.has(w)) k++;
     else if (!IGNORED_FLAG.has(w))
-      return (
-        fail(
-          t,
-          line,
-          col,
-          `'${w}' is not an option ipvsadm -S prints (-t, -u, --sctp-service, -s, -p, -r, -m, -g, -i, -w)`,
-        ) ?? false
-      );
+      return fail(t, line, col, said('ipvsadm-S.option', { option: w })) ?? false;
   }
   return true;
 }
@@ -169,13 +161,7 @@ export function readRuleLine(t: Table, raw: string, line: number): RuleLine | nu
   let { words, cols } = split;
   if (words[0] === 'ipvsadm') [words, cols] = [words.slice(1), cols.slice(1)];
   const cmd = COMMAND[words[0] ?? ''];
-  if (!cmd)
-    return fail(
-      t,
-      line,
-      cols[0] ?? 1,
-      `'${words[0] ?? ''}': ipvsadm -S prints -A (a virtual service) and -a (a real server) lines; is this the whole output of ipvsadm -S -n?`,
-    );
+  if (!cmd) return fail(t, line, cols[0] ?? 1, said('ipvsadm-S.command', { word: words[0] ?? '' }));
   if (cmd === 'clear') return { kind: 'skip' };
   const o: Opts = {
     vipColumn: cols[0] as number,
@@ -192,7 +178,7 @@ export function readRuleLine(t: Table, raw: string, line: number): RuleLine | nu
       t,
       line,
       cols[0] as number,
-      `${words[0]} needs its virtual service: -t, -u or --sctp-service ADDRESS:PORT`,
+      said('ipvsadm-S.no-service', { command: words[0] as string }),
     );
   const base = { proto: o.proto, vip: o.vip, vipColumn: o.vipColumn };
   if (cmd === 'service')
@@ -203,11 +189,9 @@ export function readRuleLine(t: Table, raw: string, line: number): RuleLine | nu
       schedulerColumn: o.schedulerColumn,
       persistent: o.persistent,
     };
-  if (!o.server)
-    return fail(t, line, cols[0] as number, '-a needs its real server: -r ADDRESS:PORT');
+  if (!o.server) return fail(t, line, cols[0] as number, said('ipvsadm-S.no-server'));
   const rs = serverAddr(o.server.text, o.vip.port);
-  if (!rs)
-    return fail(t, line, o.server.column, `'${o.server.text}' ${notNumeric('ipvsadm -S -n')}`);
+  if (!rs) return fail(t, line, o.server.column, notNumeric(o.server.text, 'ipvsadm -S -n'));
   return {
     kind: 'server',
     ...base,

@@ -40,7 +40,8 @@ import {
   type Table,
 } from './ipvsadm-common.ts';
 import { readRuleLine } from './ipvsadm-rules.ts';
-import type { DumpCounts, OwnNote } from './types.ts';
+import type { OwnHostErrorKey } from './messages.ts';
+import { ownNote, said, type DumpCounts, type OwnNote } from './types.ts';
 
 /** Where a service and its real servers are in the dump, by index in `spec.services`. */
 export interface IpvsLines {
@@ -79,18 +80,14 @@ function listFlags(t: Table, svc: Service, words: string[], cols: number[], line
     } else if (w === 'ops' || w.startsWith('(')) {
       warn(t, line, col, notModelled(w, ''));
     } else {
-      err(t, line, col, `'${w}' is not a flag ipvsadm -Ln prints (persistent, mask, pe, ops)`);
+      err(t, line, col, said('ipvsadm-Ln.flag', { flag: w }));
     }
   }
 }
 
 /** FWM services (a firewall mark instead of an address): read, left out, and said so. */
 function fwm(t: Table, line: number, text: string): void {
-  t.unsupported.push({
-    line,
-    text,
-    why: 'firewall-mark virtual services (FWM, -f) are not modelled: kube-proxy does not make them; packets with the mark are not load-balanced in the trace',
-  });
+  t.unsupported.push(ownNote(line, text, 'ipvsadm.fwm'));
 }
 
 /** The service the `->` lines belong to; `fwm`: a left-out FWM one; `stop`: not a -Ln listing. */
@@ -112,12 +109,7 @@ function listLine(t: Table, raw: string, line: number, cur: { svc: Cur }): void 
     if (rest === 'Scheduler Flags') return;
     // The rest of such a listing is counters: one error says it all.
     cur.svc = 'stop';
-    err(
-      t,
-      line,
-      1,
-      `this is a listing with ${rest.split(/\s+/).join(', ')} (ipvsadm -Ln --stats, --rate, --thresholds or --persistent-conn): it has no weights or forwarding method; paste the output of ipvsadm -Ln`,
-    );
+    err(t, line, 1, said('ipvsadm-Ln.counters', { columns: rest.split(/\s+/).join(', ') }));
     return;
   }
   if (first === 'FWM') {
@@ -127,12 +119,7 @@ function listLine(t: Table, raw: string, line: number, cur: { svc: Cur }): void 
   const proto = PROTO[first];
   if (proto) return listService(t, proto, words, cols, line, cur);
   if (first === '->') return listServer(t, words, cols, line, cur.svc);
-  err(
-    t,
-    line,
-    cols[0] as number,
-    `'${first}' does not start a line of ipvsadm -Ln (a service: TCP, UDP, SCTP; a real server: ->)`,
-  );
+  err(t, line, cols[0] as number, said('ipvsadm-Ln.line', { word: first }));
 }
 
 function listService(
@@ -145,10 +132,9 @@ function listService(
 ): void {
   cur.svc = null;
   const vip = addrPort(words[1] ?? '');
-  if (!vip) return err(t, line, cols[1] ?? 1, `'${words[1] ?? ''}' ${notNumeric('ipvsadm -Ln')}`);
+  if (!vip) return err(t, line, cols[1] ?? 1, notNumeric(words[1] ?? '', 'ipvsadm -Ln'));
   const scheduler = words[2];
-  if (!scheduler)
-    return err(t, line, cols[0] as number, 'a virtual service line ends with its scheduler (rr)');
+  if (!scheduler) return err(t, line, cols[0] as number, said('ipvsadm-Ln.scheduler'));
   const svc: Service = {
     proto,
     ...vip,
@@ -165,28 +151,17 @@ function listService(
 function listServer(t: Table, words: string[], cols: number[], line: number, svc: Cur): void {
   if (svc === 'fwm' || svc === 'stop') return;
   const col = cols[0] as number;
-  if (!svc)
-    return err(t, line, col, 'a real server (->) before any virtual service line (TCP, UDP, SCTP)');
+  if (!svc) return err(t, line, col, said('ipvsadm-Ln.server-first'));
   const rs = addrPort(words[1] ?? '');
-  if (!rs) return err(t, line, cols[1] ?? col, `'${words[1] ?? ''}' ${notNumeric('ipvsadm -Ln')}`);
+  if (!rs) return err(t, line, cols[1] ?? col, notNumeric(words[1] ?? '', 'ipvsadm -Ln'));
   const forward = FWD[words[2] ?? ''];
   if (!forward)
-    return err(
-      t,
-      line,
-      cols[2] ?? col,
-      `'${words[2] ?? ''}' is not a forwarding method (Masq, Route, Tunnel, Local)`,
-    );
+    return err(t, line, cols[2] ?? col, said('ipvsadm-Ln.forward', { value: words[2] ?? '' }));
   const weight = words[3] ?? '';
   if (!/^\d{1,5}$/.test(weight) || Number(weight) > 65535)
-    return err(t, line, cols[3] ?? col, `'${weight}' is not a weight (0..65535)`);
+    return err(t, line, cols[3] ?? col, said('ipvsadm-Ln.weight', { value: weight }));
   if (words.length !== 6 || !words.slice(4).every((w) => /^\d+$/.test(w)))
-    return err(
-      t,
-      line,
-      cols[4] ?? col,
-      'a real server line ends with its ActiveConn and InActConn counts',
-    );
+    return err(t, line, cols[4] ?? col, said('ipvsadm-Ln.counts'));
   addServer(t, svc, { ...rs, weight: Number(weight), forward, line, column: cols[1] as number });
 }
 
@@ -213,13 +188,7 @@ function ruleLine(t: Table, raw: string, line: number): void {
     return;
   }
   const svc = t.services.get(key);
-  if (!svc)
-    return err(
-      t,
-      line,
-      r.vipColumn,
-      'a real server (-a) of a virtual service no -A line defines before it',
-    );
+  if (!svc) return err(t, line, r.vipColumn, said('ipvsadm-S.server-first'));
   addServer(t, svc, { ...r.server, line, column: r.serverColumn });
 }
 
@@ -242,15 +211,17 @@ function engineChecks(t: Table, spec: IpvsSpec, lines: readonly IpvsLines[]): vo
     };
     const fix =
       m[3] === 'scheduler' ? ' (the lab cannot choose a real server for this service)' : '';
-    err(t, where.line, where.column, `${p.message}${fix}`);
+    // The engine's own sentence (it has no key), so no translation.
+    const { line, column } = where;
+    t.diagnostics.push({ severity: 'error', line, column, message: `${p.message}${fix}` });
   }
 }
 
-const METHOD_NAME: Readonly<Record<IpvsForward, string>> = {
-  masq: 'Masq',
-  route: 'direct routing (Route, -g)',
-  tunnel: 'IP-in-IP tunnelling (Tunnel, -i)',
-  local: 'local delivery without NAT (Local)',
+/** What is said of a real server of a method other than Masq. */
+const METHOD_NOTE: Readonly<Record<Exclude<IpvsForward, 'masq'>, OwnHostErrorKey>> = {
+  route: 'ipvsadm.method.route',
+  tunnel: 'ipvsadm.method.tunnel',
+  local: 'ipvsadm.method.local',
 };
 
 /** Real servers of a method the engine does not model, with their line. */
@@ -258,11 +229,9 @@ function notes(t: Table, services: readonly Service[], text: readonly string[]):
   for (const s of services)
     for (const r of s.servers)
       if (r.forward !== 'masq')
-        t.unsupported.push({
-          line: r.line,
-          text: (text[r.line - 1] ?? '').trim(),
-          why: `${METHOD_NAME[r.forward]} is not modelled (only Masq, kube-proxy's): a connection scheduled to this server stops there in the trace`,
-        });
+        t.unsupported.push(
+          ownNote(r.line, (text[r.line - 1] ?? '').trim(), METHOD_NOTE[r.forward]),
+        );
 }
 
 export function importIpvsadm(text: string): ImportedIpvs {

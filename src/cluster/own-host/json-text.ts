@@ -3,6 +3,7 @@
  * C)" (Node 20, Chromium), other engines "at line L column C" or nothing; the message is kept.
  */
 import type { Diagnostic } from '../../engine/index.ts';
+import { said } from './types.ts';
 
 export function parseJson(text: string): { value: unknown } | { error: Diagnostic } {
   try {
@@ -34,7 +35,7 @@ export function parseJson(text: string): { value: unknown } | { error: Diagnosti
         line,
         column,
         ...(offset !== undefined ? { offset } : {}),
-        message: `not valid JSON: ${message.replace(/^JSON\.parse: /, '')}; paste the whole output of the command`,
+        ...said('json.invalid', { error: message.replace(/^JSON\.parse: /, '') }),
       },
     };
   }

@@ -1,13 +1,13 @@
 /** The packet form into the engine's probe: each bad field is a problem naming the field. */
 import { canonicalIp, ipFamily, SYN, type ProbeSpec } from '../../engine/index.ts';
 import type { FieldProblem, OwnPacket } from './types.ts';
-import { OWN_HOST, formError } from './types.ts';
+import { OWN_HOST, formError, said } from './types.ts';
 
 function port(text: string, field: FieldProblem['field'], problems: FieldProblem[]): number {
   const t = text.trim();
   const n = /^\d{1,5}$/.test(t) ? Number(t) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > 65535) {
-    problems.push(formError(field, `'${t}': a port is a whole number from 1 to 65535`));
+    problems.push(formError(field, said('packet.port', { value: t })));
     return 0;
   }
   return n;
@@ -20,17 +20,14 @@ export function probeOf(
 ): ProbeSpec | null {
   const before = problems.length;
   const dst = canonicalIp(p.dst.trim());
-  if (!dst)
-    problems.push(formError('packet.dst', `'${p.dst}' is not an IP address, e.g. 192.168.50.100`));
+  if (!dst) problems.push(formError('packet.dst', said('packet.dst', { value: p.dst })));
   const src = p.src.trim() === '' ? null : canonicalIp(p.src.trim());
   if (p.src.trim() !== '' && !src)
-    problems.push(formError('packet.src', `'${p.src}' is not an IP address`));
+    problems.push(formError('packet.src', said('not-ip', { value: p.src })));
   if (p.from === 'wire' && p.src.trim() === '')
-    problems.push(formError('packet.src', 'a packet from the wire needs a source address'));
+    problems.push(formError('packet.src', said('packet.wire-src')));
   if (src && dst && ipFamily(src) !== ipFamily(dst))
-    problems.push(
-      formError('packet.src', `${src} and ${dst} are of different IP versions; a packet has one`),
-    );
+    problems.push(formError('packet.src', said('packet.families', { src, dst })));
   const icmp = p.proto === 'icmp';
   const dport = icmp ? 0 : port(p.dport, 'packet.dport', problems);
   const sport = p.sport.trim() === '' ? 40000 : port(p.sport, 'packet.sport', problems);
@@ -38,7 +35,7 @@ export function probeOf(
     problems.push(
       formError(
         'packet.iface',
-        `the host has no interface '${p.iface}' (it has ${interfaces.join(', ')})`,
+        said('packet.iface', { iface: p.iface, interfaces: interfaces.join(', ') }),
       ),
     );
   if (problems.length > before || !dst) return null;

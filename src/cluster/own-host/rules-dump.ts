@@ -12,7 +12,7 @@ import {
   type NftParseResult,
   type ParseResult,
 } from '../../engine/index.ts';
-import type { DumpCounts, OwnNote } from './types.ts';
+import { ownNote, type DumpCounts, type OwnNote } from './types.ts';
 
 export interface ReadRules {
   readonly counts: DumpCounts;
@@ -45,11 +45,7 @@ export function readXtables(text: string, family: 4 | 6): ReadRules & { parsed: 
             ? rule.target.what
             : null;
         if (why)
-          unsupported.push({
-            line: rule.line,
-            text: rule.text,
-            why: `${why}: the lab does not evaluate it; a packet reaching it stops there`,
-          });
+          unsupported.push(ownNote(rule.line, rule.text, 'rules.unsupported', { what: why }));
       }
     }
   unsupported.sort((a, b) => a.line - b.line);

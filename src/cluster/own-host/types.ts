@@ -3,8 +3,9 @@
  * (iptables-save, nft list ruleset, ip -j addr, ip -j route, ipset save, ipvsadm -Ln), built into one host and
  * traced. Pure data: it crosses the Web Worker boundary as is.
  */
-import { fieldError, type Diagnostic } from '../../engine/index.ts';
+import { fieldError, format, type Diagnostic } from '../../engine/index.ts';
 import type { LabResult } from '../types.ts';
+import { OWN_HOST_ERRORS_EN, type OwnHostErrorKey, type OwnHostParams } from './messages.ts';
 
 /** Which tool printed a dump. */
 export type DumpKind =
@@ -29,11 +30,43 @@ export interface OwnDump {
   readonly kind: DumpKind | 'auto';
 }
 
-/** A rule or route the lab reads but does not evaluate, or leaves out, with its line. */
+/**
+ * A rule or route the lab reads but does not evaluate, or leaves out, with its line. `why` is
+ * English; `code` (a key of OWN_HOST_ERRORS_EN) and `params`, when given, let the lab say it in
+ * the user's language (the engine's own notes, an nft statement it does not model, have none).
+ */
 export interface OwnNote {
   readonly line: number;
   readonly text: string;
   readonly why: string;
+  readonly code?: OwnHostErrorKey;
+  readonly params?: OwnHostParams;
+}
+
+/**
+ * An importer's message: its key of OWN_HOST_ERRORS_EN as a diagnostic's `code`, its parameters,
+ * and the English sentence (spread into a Diagnostic; the lab shows the key's text in the user's
+ * language).
+ */
+export interface Said {
+  readonly code: OwnHostErrorKey;
+  readonly params: OwnHostParams;
+  readonly message: string;
+}
+
+export function said(key: OwnHostErrorKey, params: OwnHostParams = {}): Said {
+  return { code: key, params, message: format(OWN_HOST_ERRORS_EN[key], params) };
+}
+
+/** A note on a line read and not evaluated or left out, saying why by a key. */
+export function ownNote(
+  line: number,
+  text: string,
+  key: OwnHostErrorKey,
+  params: OwnHostParams = {},
+): OwnNote {
+  const { message: why, ...rest } = said(key, params);
+  return { line, text, why, ...rest };
 }
 
 export interface DumpCounts {
@@ -104,8 +137,15 @@ export type FormField = keyof OwnExtras | `packet.${keyof OwnPacket}` | 'host';
  */
 export type FieldProblem = Diagnostic & { readonly field: FormField };
 
-export function formError(field: FormField, message: string): FieldProblem {
-  return { ...fieldError(field, message), field };
+/** A problem of a field: an importer's message by its key, or a text of the engine's. */
+export function formError(field: FormField, message: Said | string): FieldProblem {
+  if (typeof message === 'string') return { ...fieldError(field, message), field };
+  return {
+    ...fieldError(field, message.message),
+    code: message.code,
+    params: message.params,
+    field,
+  };
 }
 
 export interface OwnHostResult {
