@@ -1,7 +1,7 @@
 /**
  * Where `hookpath run`'s time goes on one scenario file, in a fresh process: the scenario read
  * (with its schema), then per kube-proxy mode the cluster, its network and the probes' walks.
- * CPU times (this process, all its threads).   node run-phases.js FILE
+ * CPU times (this process, all its threads: the garbage collector's helpers too) and wall times.   node run-phases.js FILE
  */
 import { valueOf } from '../engine/index.ts';
 import { readFileSync } from 'node:fs';
@@ -15,10 +15,13 @@ const cpu = () => {
 };
 const start = cpu();
 const phases: Record<string, number> = {};
+const wall: Record<string, number> = {};
 function time<T>(name: string, f: () => T): T {
   const c0 = cpu();
+  const w0 = performance.now();
   const v = f();
   phases[name] = Math.round(cpu() - c0);
+  wall[name] = Math.round(performance.now() - w0);
   return v;
 }
 const text = readFileSync(process.argv[2] as string, 'utf8');
@@ -31,4 +34,4 @@ for (const mode of scenarioModes(loaded.def)) {
   time(`${mode}: network`, () => networkOf(c));
   time(`${mode}: probes`, () => built.probes.map((p) => checkProbe(c, p)));
 }
-process.stdout.write(`${JSON.stringify({ phases, cpuMs: Math.round(cpu() - start) })}\n`);
+process.stdout.write(`${JSON.stringify({ phases, wall, cpuMs: Math.round(cpu() - start) })}\n`);

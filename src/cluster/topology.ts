@@ -14,7 +14,7 @@ import {
   type RouteSpec,
 } from '../engine/index.ts';
 import { renderFelix, type FelixWorkload } from '../kube/calico/index.ts';
-import { generateIptablesRules } from '../kube/proxier/index.ts';
+import { generateIptablesRules, isPerServiceChain } from '../kube/proxier/index.ts';
 import { generateIpvsRules, ipsetSpecs, type IpvsRules } from '../kube/ipvs/index.ts';
 import { deriveSettings } from '../kube/proxier/config.ts';
 import { generateNftablesRules, nftablesConfig } from '../kube/nftables/index.ts';
@@ -432,6 +432,7 @@ class ClusterBuild {
         : {}),
       ...(ipvs ? { ipvs: ipvs.ipvs } : {}),
       lazyRules: () => this.rulesOf(node.name) ?? '',
+      deferChains: isPerServiceChain,
       // Lazily, like lazyRules: a big cluster generates it only for the nodes a packet reaches.
       ...(mode === 'nftables' ? { lazyNftables: () => this.nftablesOf(node.name) ?? '' } : {}),
     });

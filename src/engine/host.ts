@@ -32,6 +32,11 @@ export interface HostSpec {
    * Used instead of `rules` for large generated rulesets; must not contain errors.
    */
   readonly lazyRules?: () => string;
+  /**
+   * With lazyRules: the user chains whose rules are compiled when a packet first reaches them
+   * (ParseOptions.deferChains), such as kube-proxy's per-Service chains.
+   */
+  readonly deferChains?: (chain: string) => boolean;
   /** ip6tables-save text, the IPv6 ruleset (IPv6 packets traverse only this one). */
   readonly rules6?: string;
   /**

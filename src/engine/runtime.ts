@@ -52,12 +52,20 @@ export function hostProblemText(d: Diagnostic): string {
 const parsedRules = new Map<string, ReturnType<typeof parseRuleset>>();
 const PARSED_MAX = 8;
 
-function parsedByText(text: string): ReturnType<typeof parseRuleset> {
+function parsedByText(
+  text: string,
+  deferChains: ((chain: string) => boolean) | undefined,
+): ReturnType<typeof parseRuleset> {
   let hit = parsedRules.get(text);
   if (hit) {
     parsedRules.delete(text);
   } else {
-    hit = parseRuleset(text, { family: 4, reusePieces: true });
+    // Deferring chains changes when rules are compiled, not what they are: one entry per text.
+    hit = parseRuleset(text, {
+      family: 4,
+      reusePieces: true,
+      ...(deferChains ? { deferChains } : {}),
+    });
     if (parsedRules.size >= PARSED_MAX)
       parsedRules.delete(parsedRules.keys().next().value as string);
   }
@@ -200,7 +208,7 @@ export function buildHost(
       config,
       get ruleset() {
         if (cached === undefined) {
-          const parsed = parsedByText(lazy());
+          const parsed = parsedByText(lazy(), spec.deferChains);
           const bad = parsed.diagnostics.find((d) => d.severity === 'error');
           if (bad)
             throw new Error(

@@ -270,10 +270,14 @@ export interface RulePlace {
   readonly counters: string | null;
 }
 
-/** The user chain a target names, if declared so far: iptables-restore resolves a jump then. */
-function userChain(table: TableRec, name: string): ChainRec | undefined {
+/**
+ * The user chain a target names, if declared so far: iptables-restore resolves a jump then. "So
+ * far" is by line: a deferred chain's rule (ParseOptions.deferChains), compiled after the whole
+ * text was read, does not see a chain declared below it.
+ */
+function userChain(table: TableRec, name: string, line: number): ChainRec | undefined {
   const c = table.chains.get(name);
-  return c && !c.builtin ? c : undefined;
+  return c && !c.builtin && c.line <= line ? c : undefined;
 }
 
 /** Compiles a rule read without syntax errors; a value iptables-restore refuses is a diagnostic. */
@@ -283,7 +287,7 @@ export function compileRule(body: RuleBody, at: RulePlace): CompiledRule | Diagn
   const slot = headers.add();
   const id = slot / HEADER_STRIDE;
   const t = body.target;
-  const to = t ? userChain(table, t.name) : undefined;
+  const to = t ? userChain(table, t.name, at.line) : undefined;
   table.cols.set(id, at.line, at.index, at.textStart, at.textEnd, at.text, at.counters);
   // A jump names its chain by the chain's own string (the word read is a slice of the line).
   const rule = new CompiledRule(table.cols, id, at.chain, to ? to.name : (t?.name ?? null));

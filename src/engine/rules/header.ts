@@ -20,6 +20,8 @@ const IN = 6;
 const OUT = 7;
 const L4 = 8;
 const SPORT = 9;
+/** The row columns that hold an id (interned in the store) when exportRow's ref of that name is set. */
+export const HEADER_ID_COLUMNS = { in: IN, out: OUT, src6: SRC, dst6: DST } as const;
 const DPORT = 10;
 
 const F_SRC = 1 << 0;

@@ -136,6 +136,15 @@ describe('parse errors say where and what to do', () => {
     expect(e?.message).toContain("chain 'NOPE' does not exist");
   });
 
+  it('-I at rule number 0, which iptables refuses (rule numbers start at 1)', () => {
+    const text = '*filter\n:X - [0:0]\n-I X 0 -j ACCEPT\n-A X -j DROP\nCOMMIT\n';
+    const [e] = errorsOf(text);
+    expect(e).toMatchObject({ line: 3, column: 6, message: "invalid rule number '0'" });
+    // The chain keeps only its good rule (before, the insert broke the chain's list).
+    const x = parseRuleset(text).ruleset.tables.get('filter')?.chains.get('X');
+    expect(x?.rules.map((r) => r.text)).toEqual(['-A X -j DROP']);
+  });
+
   it('jump loops', () => {
     const errs = errorsOf(
       '*filter\n:INPUT ACCEPT [0:0]\n:A - [0:0]\n:B - [0:0]\n-A INPUT -j A\n-A A -j B\n-A B -j A\nCOMMIT\n',

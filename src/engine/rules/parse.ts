@@ -22,7 +22,7 @@ import {
 } from './pieces.ts';
 import { LineTokens } from './tokenize.ts';
 import { BUILTIN_CHAINS, TABLES, type Diagnostic, type Ruleset, type TableName } from './types.ts';
-import { validateTable } from './validate.ts';
+import { sketchHasProblems, validateTable } from './validate.ts';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -41,6 +41,16 @@ export interface ParseOptions {
    * the same as without.
    */
   readonly reusePieces?: boolean;
+  /**
+   * User chains whose `-A` lines are only found when the text is read, and compiled when the
+   * chain's rules are first read (a walk reaches the chain, or ruleOrder is asked for): for
+   * trusted generated text, such as kube-proxy's 10,000 per-Service chains of which a probe
+   * reaches one or two. The rules are the same as without. What differs: the whole-table checks
+   * (validate.ts) skip the chains not compiled yet, and a rule of a deferred chain that does not
+   * compile throws when the chain is first read after the parse instead of being a diagnostic.
+   * A command other than `-A` on a deferred chain (-I, -F, -X, counters) compiles it first.
+   */
+  readonly deferChains?: (chain: string) => boolean;
 }
 
 const CHAIN_NAME = /^[^\s!-][^\s]{0,28}$/;
@@ -69,11 +79,14 @@ class RulesetReader {
   private recEnd = 0;
   private rows = new Int32Array(0);
   private rowCount = 0;
+  /** `-A` lines of the open table may be deferred (reset by -F, -X: see ParseOptions.deferChains). */
+  private deferOn = true;
 
   constructor(
     family: 4 | 6,
     /** The whole text: rules keep where their text is in it, not a copy. */
     private readonly source: string,
+    private readonly defer: ((chain: string) => boolean) | null = null,
   ) {
     this.ruleset = emptyRuleset(family);
     const table = new TableRec('filter', 0, family, source);
@@ -127,7 +140,83 @@ class RulesetReader {
       return;
     }
     if (first === 58 /* : */) return this.chainLine(table, trimmed, indent);
+    if (this.defer !== null) {
+      if (bare && this.deferred(table, raw)) return;
+      // Any other command (-I, -F, -X, counters...) compiles the deferred chains, which it may
+      // name, and ends deferring in this table: rule ids stay those of a table without removals.
+      const plainAppend = bare && raw.charCodeAt(1) === 65 && raw.charCodeAt(2) === 32;
+      if (this.deferOn && !(first === 45 && plainAppend)) this.compileAll(table);
+    }
     this.command(table, raw);
+  }
+
+  /** Keeps an `-A CHAIN ...` line of a deferred chain for later (ParseOptions.deferChains). */
+  private deferred(table: TableRec, raw: string): boolean {
+    if (raw.charCodeAt(0) !== 45 || raw.charCodeAt(1) !== 65 || raw.charCodeAt(2) !== 32)
+      return false;
+    const sp = raw.indexOf(' ', 3);
+    const chain = table.chains.get(sp < 0 ? raw.slice(3) : raw.slice(3, sp));
+    if (!chain || !this.defers(chain)) return false;
+    if (chain.deferred === null) {
+      chain.deferred = [];
+      chain.compileDeferred = table.deferredChains.length
+        ? (table.deferredChains[0] as ChainRec).compileDeferred
+        : (c) => this.compileAfter(table, c);
+      table.deferredChains.push(chain);
+    }
+    chain.deferred.push(this.lineStart, this.lineNo, raw.length);
+    return true;
+  }
+
+  /** Whether the chain's `-A` lines are deferred: it is already, or it has no rules and is asked for. */
+  private defers(chain: ChainRec): boolean {
+    if (chain.deferred !== null) return true;
+    const defer = this.defer;
+    return (
+      defer !== null && this.deferOn && !chain.builtin && chain.count === 0 && defer(chain.name)
+    );
+  }
+
+  /** Compiles a deferred chain's lines while the text is read: a command other than `-A` needs them. */
+  private compileNow(table: TableRec, chain: ChainRec): void {
+    const lines = chain.deferred;
+    if (lines === null) return;
+    chain.deferred = null;
+    const { lineNo, lineStart, recording, item } = this;
+    this.recording = false;
+    for (let k = 0; k < lines.length; k += 3) {
+      const start = lines[k] as number;
+      this.lineNo = lines[k + 1] as number;
+      this.lineStart = start;
+      this.command(table, this.source.slice(start, start + (lines[k + 2] as number)));
+    }
+    table.outOfOrder = true;
+    if (table.closed) table.link(chain);
+    this.lineNo = lineNo;
+    this.lineStart = lineStart;
+    this.recording = recording;
+    this.item = item;
+  }
+
+  /** Every deferred chain of the table compiled, and no more deferred: -F and -X remove rules. */
+  private compileAll(table: TableRec): void {
+    this.deferOn = false;
+    for (const chain of table.deferredChains) this.compileNow(table, chain);
+  }
+
+  /**
+   * A deferred chain's rules, first read after the parse: compiled and linked. The text was
+   * trusted; a rule that does not compile now throws (the parse's result said ok).
+   */
+  private compileAfter(table: TableRec, chain: ChainRec): void {
+    const d0 = this.diagnostics.length;
+    this.compileNow(table, chain);
+    const bad = this.diagnostics.slice(d0).find((d) => d.severity === 'error');
+    this.diagnostics.length = d0;
+    if (bad)
+      throw new Error(
+        `deferred chain ${chain.name}: line ${bad.line}, column ${bad.column}: ${bad.message}`,
+      );
   }
 
   private openTable(trimmed: string, indent: number): void {
@@ -139,17 +228,24 @@ class RulesetReader {
         `table ${open.name} (line ${open.line}) has no COMMIT before *${name}`,
         'Add a COMMIT line to close it.',
       );
+      // A broken text: its deferred rules are read now, to report what is wrong with them too.
+      this.compileAll(open);
       open.close();
     }
     this.table = null;
+    this.deferOn = true;
     if (!(TABLES as readonly string[]).includes(name)) {
       this.error(indent + 2, `unknown table '${name}'`, `Tables are ${TABLES.join(', ')}.`);
       return;
     }
     const tname = name as TableName;
     const rs = this.ruleset;
-    if (rs.tables.has(tname))
+    const twice = rs.tables.get(tname);
+    if (twice) {
       this.error(indent + 1, `table ${tname} appears twice`, 'Merge both sections into one.');
+      // The second replaces it in the ruleset: what its deferred rules have to say is said now.
+      this.compileAll(twice as TableRec);
+    }
     // Its columns as long as the rest of the text could fill with rules (lines of 64 characters
     // or more, as a dump's are), so that they are not copied as they grow: the memory a
     // typed array does not use yet costs nothing.
@@ -322,6 +418,15 @@ class RulesetReader {
     let at = chain.count;
     const posWord = from < tk.count ? (tk.words[from] as string) : undefined;
     if (insert && posWord !== undefined && /^\d+$/.test(posWord)) {
+      // iptables' parse_rulenumber (iptables/xshared.c) takes 1 to INT_MAX.
+      if (Number(posWord) < 1) {
+        this.error(
+          tk.cols[from] as number,
+          `invalid rule number '${posWord}'`,
+          'Rule numbers start at 1 (-I CHAIN 1 puts the rule first).',
+        );
+        return;
+      }
       at = Math.min(Number(posWord) - 1, chain.count);
       from++;
     } else if (insert) at = 0;
@@ -351,7 +456,7 @@ class RulesetReader {
       return;
     }
     table.place(chain, rule.id, at);
-    table.ruleOrder.push(rule);
+    table.byId.push(rule);
     if (this.recording && !insert && !table.cols.stateful(rule.id)) this.recordRule(table, rule);
   }
 
@@ -481,7 +586,7 @@ class RulesetReader {
     from: number,
   ): boolean {
     const chain = table.chains.get(it.chain);
-    if (!chain) return false;
+    if (!chain || this.defers(chain)) return false;
     const name = it.targetName;
     const named = name === null ? undefined : table.chains.get(name);
     const to = named && !named.builtin ? named : undefined;
@@ -499,7 +604,7 @@ class RulesetReader {
     rule.probability = it.probability;
     cols.setTarget(id, it.targetColumn, it.via, false);
     table.place(chain, id, chain.count);
-    table.ruleOrder.push(rule);
+    table.byId.push(rule);
     return true;
   }
 
@@ -546,13 +651,21 @@ class RulesetReader {
         'Add a COMMIT line at the end of the table.',
         lineCount,
       );
+      this.compileAll(open);
       open.close();
     }
     const rs = this.ruleset;
     rs.trailingComments.push(...this.pendingComments);
     const diagnostics = this.diagnostics;
     // Every table of the ruleset is one this reader made.
-    for (const t of rs.tables.values()) diagnostics.push(...validateTable(t as TableRec));
+    for (const t of rs.tables.values()) {
+      const table = t as TableRec;
+      const deferred = table.deferredChains.some((c) => c.deferred !== null);
+      // Deferred chains stay so when a sketch of them shows the checks would find nothing.
+      if (deferred && !sketchHasProblems(table)) continue;
+      if (deferred) this.compileAll(table);
+      diagnostics.push(...validateTable(table));
+    }
     diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
     return { ruleset: rs, diagnostics, ok: !diagnostics.some((d) => d.severity === 'error') };
   }
@@ -605,7 +718,7 @@ function parsePieces(reader: RulesetReader, text: string, family: 4 | 6): ParseR
 /** Reads iptables-save text; every problem is a diagnostic with its line and column. */
 export function parseRuleset(text: string, options: ParseOptions = {}): ParseResult {
   const family = options.family ?? 4;
-  const reader = new RulesetReader(family, text);
+  const reader = new RulesetReader(family, text, options.deferChains ?? null);
   if (options.reusePieces) return parsePieces(reader, text, family);
   // Lines are walked with indexOf and sliced, not split: slices share the input's memory.
   let pos = 0;

@@ -28,7 +28,15 @@ const F_STATEFUL = 4;
 const F_REMOVED = 8;
 
 export class ChainRec implements Chain {
-  rules: Rule[] = [];
+  private list: Rule[] = [];
+  /**
+   * A deferred chain's rule lines not compiled yet, three numbers each (where the line starts in
+   * the text, its number, its length): compiled, all at once, when the rules are first read (see
+   * ParseOptions.deferChains). Null for a chain compiled as it was read.
+   */
+  deferred: number[] | null = null;
+  /** Compiles the deferred lines; set by the reader of a table with deferred chains. */
+  compileDeferred: ((chain: ChainRec) => void) | null = null;
   /** Position among the table's chains once it is closed (validate.ts); -1 when deleted. */
   id = -1;
   /** First and last rule id of the chain while the table is read; -1 when it has none. */
@@ -47,6 +55,15 @@ export class ChainRec implements Chain {
     public counters: string,
     readonly line: number,
   ) {}
+
+  get rules(): Rule[] {
+    if (this.deferred !== null) (this.compileDeferred as (chain: ChainRec) => void)(this);
+    return this.list;
+  }
+
+  set rules(rules: Rule[]) {
+    this.list = rules;
+  }
 
   /** `-j` to this chain: one operation shared by every rule that jumps here. */
   jump(): TargetOp {
@@ -172,8 +189,17 @@ export class TableRec implements Table {
   readonly cols: RuleColumns;
   readonly chains = new Map<string, ChainRec>();
   readonly chainOrder: string[] = [];
-  /** Every rule read, by id, until the table is closed; then the rules in file order. */
-  readonly ruleOrder: Rule[] = [];
+  /**
+   * Every rule read, by id, until the table is closed; then the rules in file order (a table
+   * with deferred chains keeps them by id: ruleOrder sorts them).
+   */
+  readonly byId: Rule[] = [];
+  /** Chains whose rules are compiled when first read (ParseOptions.deferChains). */
+  readonly deferredChains: ChainRec[] = [];
+  /** Rules were compiled out of the text's order (deferred chains): ruleOrder sorts them. */
+  outOfOrder = false;
+  /** COMMIT (or where it should have been) was read: chains compiled now are linked at once. */
+  closed = false;
 
   constructor(
     readonly name: TableName,
@@ -185,6 +211,16 @@ export class TableRec implements Table {
   ) {
     this.headers = new HeaderStore(family, capacity);
     this.cols = new RuleColumns(name, source, capacity);
+  }
+
+  /** Rules in file order, for serialization: every deferred chain is compiled first. */
+  get ruleOrder(): Rule[] {
+    for (const chain of this.deferredChains) void chain.rules;
+    if (this.outOfOrder) {
+      this.byId.sort((a, b) => a.line - b.line);
+      this.outOfOrder = false;
+    }
+    return this.byId;
   }
 
   /** Puts rule `id` at 0-based position `at` of `chain` (the end when `at` is its length). */
@@ -226,6 +262,7 @@ export class TableRec implements Table {
    * without the rules that were flushed.
    */
   close(): void {
+    this.closed = true;
     for (const hook of BUILTIN_CHAINS[this.name]) {
       if (this.chains.has(hook)) continue;
       this.chains.set(
@@ -234,23 +271,31 @@ export class TableRec implements Table {
       );
     }
     const cols = this.cols;
-    const all = this.ruleOrder;
+    const all = this.byId;
     let chainId = 0;
     for (const chain of this.chains.values()) {
       chain.id = chainId++;
-      // Of exactly its length (a pushed-to array has room for 17 from its first rule), but
-      // not so long that V8 would make it a dictionary.
-      const rules: Rule[] = chain.count <= 16384 ? new Array<Rule>(chain.count) : [];
-      let k = 0;
-      for (let id = chain.head; id >= 0; id = cols.next(id)) {
-        cols.setIndex(id, k + 1);
-        rules[k++] = all[id] as Rule;
-      }
-      chain.rules = rules;
+      if (chain.deferred === null) this.link(chain);
     }
     if (cols.removed === 0) return;
+    // A table with deferred chains never removes rules (the reader compiles them at -F or -X).
     let kept = 0;
     for (let id = 0; id < all.length; id++) if (!cols.isRemoved(id)) all[kept++] = all[id] as Rule;
     all.length = kept;
+  }
+
+  /** A chain's rules as an array, from the links, their positions counted. */
+  link(chain: ChainRec): void {
+    const cols = this.cols;
+    const all = this.byId;
+    // Of exactly its length (a pushed-to array has room for 17 from its first rule), but
+    // not so long that V8 would make it a dictionary.
+    const rules: Rule[] = chain.count <= 16384 ? new Array<Rule>(chain.count) : [];
+    let k = 0;
+    for (let id = chain.head; id >= 0; id = cols.next(id)) {
+      cols.setIndex(id, k + 1);
+      rules[k++] = all[id] as Rule;
+    }
+    chain.rules = rules;
   }
 }

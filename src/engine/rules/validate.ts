@@ -13,9 +13,67 @@ function err(rule: Rule, column: number, message: string, hint?: string): Diagno
     : { severity: 'error', line: rule.line, column, message, hint };
 }
 
-/** Whole-table checks once every rule is in: jump loops and hook restrictions. */
+type RulesOf = (chain: ChainRec) => readonly Rule[];
+
+/** Whole-table checks once every rule is in (every deferred chain compiled): loops, hooks, depth. */
 export function validateTable(table: TableRec): Diagnostic[] {
-  return checkGraph(table, jumpGraph([...table.chains.values()]));
+  return checkGraph(
+    table,
+    jumpGraph([...table.chains.values()], (c) => c.rules),
+  );
+}
+
+/**
+ * Whether the whole-table checks could find anything in a table with deferred chains
+ * (ParseOptions.deferChains), without compiling them: each deferred line stands for a rule with
+ * only its target, found by a scan of the line (sketchTarget). A scan sees every target a
+ * compiled rule has, and may see more (a ` -j ` in a comment): when it finds nothing, the checks
+ * on the compiled rules find nothing either; when it finds something, the reader compiles the
+ * deferred chains and runs the checks (validateTable) for the exact diagnostics.
+ */
+export function sketchHasProblems(table: TableRec): boolean {
+  const rulesOf: RulesOf = (chain) => {
+    const lines = chain.deferred;
+    if (lines === null) return chain.rules;
+    const out: Rule[] = [];
+    for (let k = 0; k < lines.length; k += 3) {
+      const start = lines[k] as number;
+      const name = sketchTarget(table.cols.source, start, start + (lines[k + 2] as number));
+      const to = name === null ? undefined : table.chains.get(name);
+      const target =
+        to && !to.builtin ? { kind: 'jump', chain: to } : { kind: name ? 'dnat' : 'none' };
+      // Only what the checks read of a rule: its line, target and target name.
+      out.push({
+        line: lines[k + 1],
+        targetColumn: 1,
+        via: '-j',
+        targetName: name,
+        target,
+      } as never);
+    }
+    return out;
+  };
+  return checkGraph(table, jumpGraph([...table.chains.values()], rulesOf)).length > 0;
+}
+
+/** The word after the last `-j`, `-g`, `--jump` or `--goto` of `text[start, end)` outside quotes. */
+export function sketchTarget(text: string, start: number, end: number): string | null {
+  let quoted = false;
+  let found = -1;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92 /* \ */) i++;
+    else if (c === 34 /* " */) quoted = !quoted;
+    else if (!quoted && c === 32 && text.charCodeAt(i + 1) === 45 /* - */) {
+      const w = text.indexOf(' ', i + 1);
+      if (w < 0 || w >= end) break;
+      const word = text.slice(i + 1, w);
+      if (word === '-j' || word === '-g' || word === '--jump' || word === '--goto') found = w + 1;
+    }
+  }
+  if (found < 0) return null;
+  const w = text.indexOf(' ', found);
+  return text.slice(found, w < 0 || w > end ? end : w);
 }
 
 /** The jump graph as integer arrays (CSR): 100k-rule tables make Maps of chains the hot spot. */
@@ -25,20 +83,23 @@ interface Graph {
   readonly start: Int32Array;
   readonly to: Int32Array;
   readonly rules: readonly Rule[];
+  /** Each chain's rules, as the graph was made from them. */
+  readonly rulesOf: RulesOf;
 }
 
 /** Chains are numbered by `id` (table.ts, when the table was closed). */
-function jumpGraph(chains: readonly ChainRec[]): Graph {
+function jumpGraph(chains: readonly ChainRec[], rulesOf: RulesOf): Graph {
   const start = new Int32Array(chains.length + 1);
   let edges = 0;
   for (const chain of chains)
-    for (const r of chain.rules) if (r.target.kind === 'jump' || r.target.kind === 'goto') edges++;
+    for (const r of rulesOf(chain))
+      if (r.target.kind === 'jump' || r.target.kind === 'goto') edges++;
   const to = new Int32Array(edges);
   const rules: Rule[] = new Array<Rule>(edges);
   let e = 0;
   chains.forEach((chain, i) => {
     start[i] = e;
-    for (const r of chain.rules) {
+    for (const r of rulesOf(chain)) {
       const op = r.target;
       if (op.kind !== 'jump' && op.kind !== 'goto') continue;
       // A chain deleted with -X after the jump was read is no longer in the table.
@@ -49,7 +110,7 @@ function jumpGraph(chains: readonly ChainRec[]): Graph {
     }
   });
   start[chains.length] = e;
-  return { chains, start, to: to.subarray(0, e), rules };
+  return { chains, start, to: to.subarray(0, e), rules, rulesOf };
 }
 
 function checkGraph(table: TableRec, g: Graph): Diagnostic[] {
@@ -172,7 +233,7 @@ function checkHooks(table: TableRec, g: Graph): Diagnostic[] {
   g.chains.forEach((chain, i) => {
     const m = mask[i] as number;
     if (!m) return;
-    for (const rule of chain.rules) {
+    for (const rule of g.rulesOf(chain as ChainRec)) {
       const op = rule.target.kind;
       // Only extension targets have hook restrictions; jumps and plain verdicts have none.
       if (op === 'jump' || op === 'goto' || op === 'none' || rule.targetName === null) continue;

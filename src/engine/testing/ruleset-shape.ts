@@ -5,7 +5,7 @@
  * integers and what they name, matches by kind), and which rules the table keeps in file order.
  * A match is a closure: it is compared by its code (and its `unsupported` text).
  */
-import { HEADER_STRIDE, type HeaderStore } from '../rules/header.ts';
+import { HEADER_ID_COLUMNS, HEADER_STRIDE, type HeaderStore } from '../rules/header.ts';
 import type { ParseResult } from '../rules/parse.ts';
 import type { Rule, Table } from '../rules/types.ts';
 
@@ -15,9 +15,13 @@ function plain(v: unknown): unknown {
   );
 }
 
-function ruleShape(rule: Rule, headers: HeaderStore): unknown {
+function ruleShape(rule: Rule, headers: HeaderStore, offsets: boolean): unknown {
   const row = new Int32Array(HEADER_STRIDE);
   const refs = headers.exportRow(rule.header, row, 0);
+  // Interned ids depend on the order rules were compiled in; what they name is in refs.
+  if (!offsets && refs)
+    for (const [k, col] of Object.entries(HEADER_ID_COLUMNS))
+      if (refs[k as keyof typeof refs] !== null) row[col] = 0;
   const t = rule.target;
   return {
     table: rule.table,
@@ -29,7 +33,8 @@ function ruleShape(rule: Rule, headers: HeaderStore): unknown {
     targetName: rule.targetName,
     targetColumn: rule.targetColumn,
     via: rule.via,
-    header: rule.header,
+    // Where the header row is: rules compiled in another order (deferred chains) have others.
+    header: offsets ? rule.header : null,
     row: [...row],
     refs: plain(refs),
     probability: rule.probability,
@@ -39,7 +44,7 @@ function ruleShape(rule: Rule, headers: HeaderStore): unknown {
   };
 }
 
-function tableShape(table: Table): unknown {
+function tableShape(table: Table, offsets: boolean): unknown {
   const order = new Map(table.ruleOrder.map((r, i) => [r, i]));
   return {
     name: table.name,
@@ -56,11 +61,12 @@ function tableShape(table: Table): unknown {
       // Each of the chain's rules by its place in the table's rule order (-1: not there).
       rules: c.rules.map((r) => order.get(r) ?? -1),
     })),
-    ruleOrder: table.ruleOrder.map((r) => ruleShape(r, table.headers)),
+    ruleOrder: table.ruleOrder.map((r) => ruleShape(r, table.headers, offsets)),
   };
 }
 
-export function parseShape(result: ParseResult): unknown {
+/** `headerOffsets: false` leaves out where each rule's header row is (its content stays). */
+export function parseShape(result: ParseResult, { headerOffsets = true } = {}): unknown {
   const rs = result.ruleset;
   return {
     ok: result.ok,
@@ -68,6 +74,6 @@ export function parseShape(result: ParseResult): unknown {
     family: rs.family,
     headerComments: [...rs.headerComments],
     trailingComments: [...rs.trailingComments],
-    tables: [...rs.tables.values()].map(tableShape),
+    tables: [...rs.tables.values()].map((t) => tableShape(t, headerOffsets)),
   };
 }

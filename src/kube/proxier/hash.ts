@@ -76,6 +76,17 @@ export const CHAIN_PREFIX = {
   endpoint: 'KUBE-SEP-',
 } as const;
 
+const PER_SERVICE = Object.values(CHAIN_PREFIX);
+
+/**
+ * A chain kube-proxy writes per Service port or endpoint (KUBE-SVC-, SVL-, EXT-, FW-, SEP-): of
+ * the 10,000 such chains of a 5,000-Service node a packet reaches one or two, so the engine
+ * compiles them when reached (HostSpec.deferChains).
+ */
+export function isPerServiceChain(name: string): boolean {
+  return name.startsWith('KUBE-') && PER_SERVICE.some((p) => name.startsWith(p));
+}
+
 /** The hash shared by a service port's SVC, SVL, EXT and FW chains: H16(`<spn><protocol>`). */
 export function portProtoHash(servicePortName: string, protocol: string): string {
   return hash16(servicePortName + protocol);

@@ -16,6 +16,6 @@ export type { ServicePortInfo } from './service.ts';
 export type { ProxyEndpoint } from './endpoints.ts';
 export type { ProxierSettings } from './config.ts';
 export { formatMark } from './config.ts';
-export { hash16, endpointChainName, portProtoHash } from './hash.ts';
+export { hash16, endpointChainName, isPerServiceChain, portProtoHash } from './hash.ts';
 export { JUMP_CHAINS, jumpRules } from './bootstrap.ts';
 export { sortIptablesRules } from './sort-rules.ts';

@@ -12,7 +12,7 @@ import { forgetPieces } from '../../engine/rules/pieces.ts';
 import { parseShape } from '../../engine/testing/ruleset-shape.ts';
 import reference from './fixtures/reference-dump.json' with { type: 'json' };
 import { endpoint, input, service, slice } from './fixtures/build.ts';
-import { generateProxierRules } from './index.ts';
+import { generateProxierRules, isPerServiceChain } from './index.ts';
 
 const referenceDump = generateProxierRules(
   setupToProxierInput(reference.setup as Setup, ['192.168.0.2'], 'IPv4'),
@@ -167,5 +167,92 @@ describe('reading a generated ruleset with the pieces of another text', () => {
     expect(replayed.length).toBeGreaterThan(plain.length / 2);
     expect(now.filter((r, i) => r.stateful && !readAnew(r, i))).toEqual([]);
     expectSameAsFresh(next, 4);
+  });
+});
+
+/**
+ * Deferred chains (ParseOptions.deferChains): kube-proxy's per-Service chains found when the text
+ * is read and compiled when first read give exactly the rules of an eager parse (every field but
+ * where a rule's header row is), for any edit; a rule of a deferred chain that does not compile
+ * throws when the chain is read, naming a line the eager parse reports an error on.
+ */
+describe('deferring the per-Service chains', () => {
+  beforeEach(() => forgetPieces());
+
+  function expectSameAsEager(text: string, family: 4 | 6, reusePieces: boolean): void {
+    const eager = parseRuleset(text, { family });
+    const deferred = parseRuleset(text, { family, reusePieces, deferChains: isPerServiceChain });
+    let shape: unknown;
+    try {
+      shape = parseShape(deferred, { headerOffsets: false });
+    } catch (e) {
+      // What the parse said is what the eager one said, and the rule that threw is an error of it.
+      expect(eager.diagnostics).toEqual(expect.arrayContaining(deferred.diagnostics));
+      const line = Number(/line (\d+)/.exec(String(e))?.[1]);
+      expect(eager.diagnostics.filter((d) => d.severity === 'error').map((d) => d.line)).toContain(
+        line,
+      );
+      return;
+    }
+    expect(shape).toEqual(parseShape(eager, { headerOffsets: false }));
+  }
+
+  it.each(dumps)('%s: the same rules, compiled when first read', (_name, dump, family) => {
+    const { ruleset, ok } = parseRuleset(dump, { family, deferChains: isPerServiceChain });
+    expect(ok).toBe(true);
+    const nat = ruleset.tables.get('nat');
+    const svc = [...(nat?.chains.values() ?? [])].filter((c) => isPerServiceChain(c.name));
+    expect(svc.length).toBeGreaterThan(3);
+    // Nothing of them is compiled yet; reading one chain compiles it alone.
+    const pending = (c: (typeof svc)[number]) => (c as unknown as { deferred: unknown }).deferred;
+    expect(svc.every((c) => pending(c) !== null)).toBe(true);
+    const first = svc[0] as (typeof svc)[number];
+    expect(first.rules.length).toBeGreaterThan(0);
+    expect(first.rules.map((r) => r.index)).toEqual(first.rules.map((_, i) => i + 1));
+    expect(pending(first)).toBeNull();
+    expect(svc.slice(1).every((c) => pending(c) !== null)).toBe(true);
+    expectSameAsEager(dump, family, false);
+    expectSameAsEager(dump, family, true);
+    expectSameAsEager(dump, family, true);
+  });
+
+  it.each(dumps)('%s: after any edit, what an eager parse gives', (_name, dump, family) => {
+    fc.assert(
+      fc.property(fc.array(edit, { minLength: 1, maxLength: 6 }), fc.boolean(), (edits, pieces) => {
+        forgetPieces();
+        if (pieces) parseRuleset(dump, { family, reusePieces: true });
+        expectSameAsEager(apply(dump, edits), family, pieces);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('inserts, flushes and counters on a deferred chain see its rules in order', () => {
+    const chain = /^:(KUBE-SVC-\w+)/m.exec(referenceDump)?.[1] as string;
+    const lines = [
+      `-I ${chain} 2 -j RETURN`,
+      `-I ${chain} -p udp -j RETURN`,
+      `[3:180] -A ${chain} -j RETURN`,
+      `-F ${chain}`,
+    ];
+    for (let n = 1; n <= lines.length; n++) {
+      const text = referenceDump.replace(
+        /\nCOMMIT\n(?![\s\S]*\*nat)/,
+        `\n${lines.slice(0, n).join('\n')}\nCOMMIT\n`,
+      );
+      expect(text).not.toBe(referenceDump);
+      expectSameAsEager(text, 4, false);
+    }
+  });
+
+  it('a rule of a deferred chain that does not compile throws when the chain is read', () => {
+    const chain = /^:(KUBE-SEP-\w+)/m.exec(referenceDump)?.[1] as string;
+    const text = referenceDump.replace(`-A ${chain} `, `-A ${chain} -p tcp --dport 99999 `);
+    const { ok, ruleset } = parseRuleset(text, { deferChains: isPerServiceChain });
+    expect(ok).toBe(true);
+    const line = text.split('\n').findIndex((l) => l.includes('99999')) + 1;
+    expect(() => ruleset.tables.get('nat')?.chains.get(chain)?.rules).toThrow(
+      new RegExp(`deferred chain ${chain}: line ${line}, column \\d+: .*99999`),
+    );
   });
 });
