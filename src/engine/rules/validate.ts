@@ -32,48 +32,71 @@ export function validateTable(table: TableRec): Diagnostic[] {
  * deferred chains and runs the checks (validateTable) for the exact diagnostics.
  */
 export function sketchHasProblems(table: TableRec): boolean {
+  // jumpGraph reads each chain's rules twice: a sketch is made once per chain.
+  const sketches = new Map<ChainRec, Rule[]>();
   const rulesOf: RulesOf = (chain) => {
     const lines = chain.deferred;
     if (lines === null) return chain.rules;
-    const out: Rule[] = [];
+    let out = sketches.get(chain);
+    if (out) return out;
+    out = [];
+    const source = table.cols.source;
     for (let k = 0; k < lines.length; k += 3) {
       const start = lines[k] as number;
-      const name = sketchTarget(table.cols.source, start, start + (lines[k + 2] as number));
+      const name = sketchTarget(source.slice(start, start + (lines[k + 2] as number)));
       const to = name === null ? undefined : table.chains.get(name);
       const target =
         to && !to.builtin ? { kind: 'jump', chain: to } : { kind: name ? 'dnat' : 'none' };
       // Only what the checks read of a rule: its line, target and target name.
-      out.push({
-        line: lines[k + 1],
-        targetColumn: 1,
-        via: '-j',
-        targetName: name,
-        target,
-      } as never);
+      out.push({ line: lines[k + 1], targetColumn: 1, via: '-j', targetName: name, target } as never);
     }
+    sketches.set(chain, out);
     return out;
   };
   return checkGraph(table, jumpGraph([...table.chains.values()], rulesOf)).length > 0;
 }
 
-/** The word after the last `-j`, `-g`, `--jump` or `--goto` of `text[start, end)` outside quotes. */
-export function sketchTarget(text: string, start: number, end: number): string | null {
+const TARGET_OPTIONS = [' -j ', ' -g ', ' --jump ', ' --goto '];
+
+/** The word after the last `-j`, `-g`, `--jump` or `--goto` of a rule line outside quotes, or null. */
+export function sketchTarget(line: string): string | null {
+  let at = -1;
+  let option = '';
+  for (const o of TARGET_OPTIONS) {
+    const k = line.lastIndexOf(o);
+    if (k > at) {
+      at = k;
+      option = o;
+    }
+  }
+  if (at < 0) return null;
+  // Inside a quoted word when an odd number of quotes is before it (a \" does not count).
+  let quotes = 0;
+  for (let q = line.indexOf('"'); q >= 0 && q < at; q = line.indexOf('"', q + 1))
+    if (line.charCodeAt(q - 1) !== 92 /* \ */) quotes++;
+  if (quotes % 2) return quotedTarget(line);
+  const from = at + option.length;
+  const end = line.indexOf(' ', from);
+  return line.slice(from, end < 0 ? line.length : end);
+}
+
+/** sketchTarget for a line whose last target option is inside quotes: word by word. */
+function quotedTarget(line: string): string | null {
   let quoted = false;
   let found = -1;
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
     if (c === 92 /* \ */) i++;
     else if (c === 34 /* " */) quoted = !quoted;
-    else if (!quoted && c === 32 && text.charCodeAt(i + 1) === 45 /* - */) {
-      const w = text.indexOf(' ', i + 1);
-      if (w < 0 || w >= end) break;
-      const word = text.slice(i + 1, w);
-      if (word === '-j' || word === '-g' || word === '--jump' || word === '--goto') found = w + 1;
+    else if (!quoted && c === 32 && line.charCodeAt(i + 1) === 45 /* - */) {
+      const w = line.indexOf(' ', i + 1);
+      if (w < 0) break;
+      if (TARGET_OPTIONS.includes(line.slice(i, w + 1))) found = w + 1;
     }
   }
   if (found < 0) return null;
-  const w = text.indexOf(' ', found);
-  return text.slice(found, w < 0 || w > end ? end : w);
+  const w = line.indexOf(' ', found);
+  return line.slice(found, w < 0 ? line.length : w);
 }
 
 /** The jump graph as integer arrays (CSR): 100k-rule tables make Maps of chains the hot spot. */
