@@ -5,7 +5,7 @@
  * (`hookpath: ...` for a problem of the command line), exits 2, never with a stack trace; with
  * `--json` it also prints them as JSON on stdout, for scripts.
  */
-import { formatDiagnostic, type Diagnostic } from '../engine/index.ts';
+import { diagnosticAt, formatDiagnostic, type Diagnostic } from '../engine/index.ts';
 
 /** The `source` of a diagnostic about the command line itself (an option, an argument). */
 export const COMMAND_LINE = 'command line';
@@ -54,16 +54,13 @@ export function fileProblems(
   });
 }
 
+/** A problem of the command line: no line or column, the option (if any) as its field. */
 export function commandLineDiagnostic(message: string, detail: UsageDetail = {}): Diagnostic {
-  return {
-    severity: 'error',
-    message,
+  return diagnosticAt({ line: 0, column: 0 }, message, {
     source: COMMAND_LINE,
-    line: 0,
-    column: 0,
     ...(detail.option !== undefined && { field: detail.option }),
     ...(detail.hint !== undefined && { hint: detail.hint }),
-  };
+  });
 }
 
 /** One diagnostic as the terminal shows it. */

@@ -258,18 +258,20 @@ export function DiagramPanel({
       {!compact && (
         <div className="toolbar-row">
           {lead}
-          <DiagramTools
-            mode={mode}
-            ctOpen={ctOpen}
-            legendOpen={legendOpen}
-            disabled={!scene}
-            onMode={camera}
-            onZoom={(k) => inst.current?.zoomBy(k)}
-            onCt={() => setCtOpen(!ctOpen)}
-            onLegend={setLegendOpen}
-            onExport={(k) => void exportStep(k).catch(() => undefined)}
-          />
-          {trail}
+          <div className="toolbar-end">
+            <DiagramTools
+              mode={mode}
+              ctOpen={ctOpen}
+              legendOpen={legendOpen}
+              disabled={!scene}
+              onMode={camera}
+              onZoom={(k) => inst.current?.zoomBy(k)}
+              onCt={() => setCtOpen(!ctOpen)}
+              onLegend={setLegendOpen}
+              onExport={(k) => void exportStep(k).catch(() => undefined)}
+            />
+            {trail}
+          </div>
         </div>
       )}
       {/* What the drawing's tooltips say, for screen readers (model/describe.ts); outside the

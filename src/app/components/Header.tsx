@@ -7,6 +7,10 @@ import { browserStorage, readEdit, type EditRecord } from '../store/persist.ts';
 import { encodeShare, SHARE_PARAM } from '../store/share.ts';
 import type { Lang } from '../i18n/index.ts';
 import { Icon } from './Icon.tsx';
+import { useMediaQuery } from './useMediaQuery.ts';
+
+/** Where lab.css shows the header's actions as icons, and the language by its short name. */
+export const COMPACT_HEADER = '(max-width: 1599px)';
 import { ExerciseLauncher } from '../exercise/ExerciseLauncher.tsx';
 import { useExercises } from '../exercise/context.tsx';
 import { EmbedButton } from '../embed/EmbedDialog.tsx';
@@ -28,6 +32,7 @@ export function Header({ scenarios }: { scenarios: readonly ScenarioEntry[] }) {
   const [copied, setCopied] = useState(false);
   const [more, setMore] = useState(false);
   const descId = useId();
+  const compact = useMediaQuery(COMPACT_HEADER);
   const pick = (id: string) => {
     const s = scenarios.find((x) => x.id === id);
     if (!s) return;
@@ -113,9 +118,11 @@ export function Header({ scenarios }: { scenarios: readonly ScenarioEntry[] }) {
             aria-expanded={more}
             aria-controls={descId}
             onClick={() => setMore(!more)}
+            title={more ? t('scenario.less') : t('scenario.more')}
             data-testid="scenario-more"
           >
-            {more ? t('scenario.less') : t('scenario.more')}
+            <Icon name="info" />{' '}
+            <span className="action-label">{more ? t('scenario.less') : t('scenario.more')}</span>
           </button>
         )}
         <button
@@ -125,7 +132,10 @@ export function Header({ scenarios }: { scenarios: readonly ScenarioEntry[] }) {
           title={t('share.title')}
           data-testid="share"
         >
-          <Icon name={copied ? 'check' : 'link'} /> {copied ? t('share.copied') : t('share.copy')}
+          <Icon name={copied ? 'check' : 'link'} />{' '}
+          <span className={copied ? undefined : 'action-label'}>
+            {copied ? t('share.copied') : t('share.copy')}
+          </span>
         </button>
         {/* An embed names its scenario by id: an exercise's own scenario has none a page knows. */}
         {scenario && scenarios.some((s) => s.id === scenario.id) && <EmbedButton />}
@@ -135,8 +145,12 @@ export function Header({ scenarios }: { scenarios: readonly ScenarioEntry[] }) {
           aria-label={t('lang.label')}
           data-testid="lang"
         >
-          <option value="en">English</option>
-          <option value="zh">中文</option>
+          <option value="en" lang="en">
+            {compact ? 'EN' : 'English'}
+          </option>
+          <option value="zh" lang="zh">
+            中文
+          </option>
         </select>
         <button
           type="button"

@@ -5,6 +5,7 @@ import { Header } from './Header.tsx';
 import { TracePanel } from './TracePanel.tsx';
 import { RulesPanel } from './RulesPanel.tsx';
 import { EditorPane } from './EditorPane.tsx';
+import { Icon } from './Icon.tsx';
 import { useShortcuts } from './useShortcuts.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { EditNotices, EditsProvider } from './EditNotices.tsx';
@@ -86,8 +87,10 @@ function FullLab({
       onClick={() => setShowEditor(!editorOn)}
       data-testid="editor-toggle"
       aria-pressed={showEditor}
+      title={showEditor ? t('editor.hide') : t('editor.show')}
     >
-      {showEditor ? t('editor.hide') : t('editor.show')}
+      <Icon name="sidebar" />{' '}
+      <span className="action-label">{showEditor ? t('editor.hide') : t('editor.show')}</span>
     </button>
   );
   return (

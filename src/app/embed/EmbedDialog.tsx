@@ -29,7 +29,7 @@ export function EmbedButton() {
         aria-haspopup="dialog"
         data-testid="embed-button"
       >
-        <Icon name="code" /> {t('share.embed')}
+        <Icon name="code" /> <span className="action-label">{t('share.embed')}</span>
       </button>
       {open && <EmbedDialog onClose={() => setOpen(false)} />}
     </>

@@ -24,7 +24,7 @@ function Launcher({ c }: { c: ExerciseController }) {
         onClick={() => c.showList()}
         data-testid="exercises-open"
       >
-        <span aria-hidden="true">✎</span> {t('launcher.open')}
+        <span aria-hidden="true">✎</span> <span className="action-label">{t('launcher.open')}</span>
         {done > 0 && (
           <span className="done-count" data-testid="exercises-done-count">
             ✓ {done}

@@ -48,7 +48,13 @@ export function sketchHasProblems(table: TableRec): boolean {
       const target =
         to && !to.builtin ? { kind: 'jump', chain: to } : { kind: name ? 'dnat' : 'none' };
       // Only what the checks read of a rule: its line, target and target name.
-      out.push({ line: lines[k + 1], targetColumn: 1, via: '-j', targetName: name, target } as never);
+      out.push({
+        line: lines[k + 1],
+        targetColumn: 1,
+        via: '-j',
+        targetName: name,
+        target,
+      } as never);
     }
     sketches.set(chain, out);
     return out;
