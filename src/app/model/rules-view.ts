@@ -44,11 +44,62 @@ interface ChainAcc {
   name: string;
   policy: string;
   line: number;
-  /** Per rule: its line number, and its text's start and end in the ruleset. */
-  lines: number[];
-  starts: number[];
-  ends: number[];
+  /** Its rules: how many, and the first and last in the rule records (linked by NEXT). */
+  count: number;
+  head: number;
+  tail: number;
   hit: boolean;
+}
+
+/** Per rule, in one Int32Array: its line number, its text's start and end, the chain's next rule. */
+const REC = 4;
+const LINE = 0;
+const START = 1;
+const END = 2;
+const NEXT = 3;
+
+/** The rule records of one digest: grown by doubling, never scanned by the collector. */
+class Records {
+  data = new Int32Array(REC * 1024);
+  count = 0;
+
+  add(chain: ChainAcc, line: number, start: number, end: number): void {
+    const at = this.count++ * REC;
+    if (at + REC > this.data.length) {
+      const bigger = new Int32Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    const d = this.data;
+    d[at + LINE] = line;
+    d[at + START] = start;
+    d[at + END] = end;
+    d[at + NEXT] = -1;
+    if (chain.tail >= 0) d[chain.tail * REC + NEXT] = at / REC;
+    else chain.head = at / REC;
+    chain.tail = at / REC;
+    chain.count++;
+  }
+}
+
+const newChain = (name: string, policy: string, line: number): ChainAcc => ({
+  name,
+  policy,
+  line,
+  count: 0,
+  head: -1,
+  tail: -1,
+  hit: false,
+});
+
+/** The first two words of `text[from, to)` (a chain line after its `:`): name and policy. */
+function chainWords(text: string, from: number, to: number): [string, string] {
+  const line = text.slice(from, to).trim();
+  const sp = line.search(/\s/);
+  if (sp < 0) return [line, '-'];
+  const rest = line.slice(sp).trimStart();
+  const sp2 = rest.search(/\s/);
+  return [line.slice(0, sp), (sp2 < 0 ? rest : rest.slice(0, sp2)) || '-'];
 }
 
 /**
@@ -60,44 +111,44 @@ export function digestRules(text: string, matched: ReadonlySet<number>): TableVi
   let cur: (typeof tables)[number] | null = null;
   // Chains by name per table: a big node has thousands of chains, a scan per rule is quadratic.
   let byName = new Map<string, ChainAcc>();
+  const recs = new Records();
   let start = 0;
   for (let line = 1; start <= text.length; line++) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     let a = start;
-    while (a < end && (text[a] === ' ' || text[a] === '\t')) a++;
-    const c = text[a];
+    while (a < end && (text.charCodeAt(a) === 32 || text.charCodeAt(a) === 9)) a++;
+    const c = text.charCodeAt(a);
     const lineStart = a;
-    const lineEnd = text[end - 1] === '\r' ? end - 1 : end;
+    const lineEnd = text.charCodeAt(end - 1) === 13 ? end - 1 : end;
     start = end + 1;
-    if (c === '*') {
+    if (c === 42 /* * */) {
       cur = { name: text.slice(a + 1, lineEnd).trim(), line, chains: [] };
       byName = new Map();
       tables.push(cur);
       continue;
     }
     if (!cur) continue;
-    if (c === ':') {
-      const [name = '', policy = '-'] = text
-        .slice(lineStart + 1, lineEnd)
-        .trim()
-        .split(/\s+/);
-      const chain: ChainAcc = { name, policy, line, lines: [], starts: [], ends: [], hit: false };
+    if (c === 58 /* : */) {
+      const [name, policy] = chainWords(text, lineStart + 1, lineEnd);
+      const chain = newChain(name, policy, line);
       cur.chains.push(chain);
       byName.set(name, chain);
-    } else if (c === '-' && (text[a + 1] === 'A' || text[a + 1] === 'I') && text[a + 2] === ' ') {
+    } else if (
+      c === 45 /* - */ &&
+      (text.charCodeAt(a + 1) === 65 || text.charCodeAt(a + 1) === 73) /* A, I */ &&
+      text.charCodeAt(a + 2) === 32
+    ) {
       let sp = text.indexOf(' ', a + 3);
       if (sp < 0 || sp > lineEnd) sp = lineEnd;
       const name = text.slice(a + 3, sp);
       let chain = byName.get(name);
       if (!chain) {
-        chain = { name, policy: '-', line, lines: [], starts: [], ends: [], hit: false };
+        chain = newChain(name, '-', line);
         cur.chains.push(chain);
         byName.set(name, chain);
       }
-      chain.lines.push(line);
-      chain.starts.push(lineStart);
-      chain.ends.push(lineEnd);
+      recs.add(chain, line, lineStart, lineEnd);
       if (matched.has(line)) chain.hit = true;
     }
   }
@@ -106,7 +157,7 @@ export function digestRules(text: string, matched: ReadonlySet<number>): TableVi
     let hidden = 0;
     const chains: ChainView[] = [];
     for (const ch of t.chains) {
-      if (ch.lines.length && !ch.hit && others++ >= CHAINS_MAX) {
+      if (ch.count && !ch.hit && others++ >= CHAINS_MAX) {
         hidden++;
         continue;
       }
@@ -114,31 +165,36 @@ export function digestRules(text: string, matched: ReadonlySet<number>): TableVi
         name: ch.name,
         policy: ch.policy,
         line: ch.line,
-        count: ch.lines.length,
-        rules: keptRules(text, ch, matched),
+        count: ch.count,
+        rules: keptRules(text, ch, recs.data, matched),
       });
     }
     return { name: t.name, line: t.line, chains, hidden };
   });
 }
 
-function keptRules(text: string, ch: ChainAcc, matched: ReadonlySet<number>): RuleLine[] {
-  const n = ch.lines.length;
+function keptRules(
+  text: string,
+  ch: ChainAcc,
+  d: Int32Array,
+  matched: ReadonlySet<number>,
+): RuleLine[] {
+  const n = ch.count;
   let keep: Uint8Array | null = null;
   if (n > RULES_MAX) {
     keep = new Uint8Array(n);
     keep.fill(1, 0, Math.min(FIRST, n));
-    for (let i = 0; i < n; i++)
-      if (matched.has(ch.lines[i] as number))
+    for (let i = 0, r = ch.head; r >= 0; i++, r = d[r * REC + NEXT] as number)
+      if (matched.has(d[r * REC + LINE] as number))
         keep.fill(1, Math.max(0, i - AROUND), Math.min(n, i + AROUND + 1));
   }
   const out: RuleLine[] = [];
-  for (let i = 0; i < n; i++) {
+  for (let i = 0, r = ch.head; r >= 0; i++, r = d[r * REC + NEXT] as number) {
     if (keep && !keep[i]) continue;
     out.push({
-      line: ch.lines[i] as number,
+      line: d[r * REC + LINE] as number,
       index: i,
-      text: text.slice(ch.starts[i], ch.ends[i]).trim(),
+      text: text.slice(d[r * REC + START], d[r * REC + END]).trim(),
     });
   }
   return out;
