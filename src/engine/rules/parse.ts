@@ -48,7 +48,8 @@ export interface ParseOptions {
    * reaches one or two. The rules are the same as without. What differs: the whole-table checks
    * (validate.ts) skip the chains not compiled yet, and a rule of a deferred chain that does not
    * compile throws when the chain is first read after the parse instead of being a diagnostic.
-   * A command other than `-A` on a deferred chain (-I, -F, -X, counters) compiles it first.
+   * Any command but a plain `-A` (-I, -F, -X, -N, -P, counters) compiles the table's deferred
+   * chains first and ends deferring in that table.
    */
   readonly deferChains?: (chain: string) => boolean;
 }
@@ -79,7 +80,7 @@ class RulesetReader {
   private recEnd = 0;
   private rows = new Int32Array(0);
   private rowCount = 0;
-  /** `-A` lines of the open table may be deferred (reset by -F, -X: see ParseOptions.deferChains). */
+  /** `-A` lines of the open table may be deferred (until any other command: ParseOptions.deferChains). */
   private deferOn = true;
 
   constructor(
