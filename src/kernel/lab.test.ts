@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EQUAL_PRIORITY_NFT, KUBE_PROXY_NFT, NAT_CORE_NFT } from '../engine/testing/nft-node.ts';
 import { isMarker, parseMonitor } from './kernel-trace.ts';
 import { nftTableNames, withoutMarkers } from './lab.ts';
-import { parseNftMonitor } from './nft-trace.ts';
+import { isNftMarkerLine, parseNftMonitor } from './nft-trace.ts';
 
 describe('nftTableNames: the tables KernelLab.load deletes before loading a host again', () => {
   it("reads kube-proxy's transaction form once per table", () => {
@@ -46,6 +46,16 @@ describe('withoutMarkers: the raw lines of a probe as a user would paste them', 
     // Only the rules in the slice; the packet lines came before it.
     const slice = [...marker.slice(3), ...probe];
     expect(withoutMarkers(slice, parseNftMonitor(all).filter(isMarker))).toEqual(probe);
+  });
+
+  it('leaves out a marker whose nat packet line a loaded monitor lost, by its trace table line', () => {
+    // The marker's block header is gone; only the trace table's packet line shows what it is.
+    const lossy = [marker[0] as string, ...marker.slice(3), ...probe];
+    const markerLines = lossy.filter((l) => isNftMarkerLine(l));
+    expect(withoutMarkers(lossy, parseNftMonitor(lossy).filter(isMarker))).not.toEqual(probe);
+    expect(withoutMarkers(lossy, parseNftMonitor(lossy).filter(isMarker), markerLines)).toEqual(
+      probe,
+    );
   });
 
   it('xtables-monitor lines too, and nothing when there is no marker', () => {

@@ -54,6 +54,14 @@ export interface LabOptions {
 const DEFAULT_TIMEOUT = 1500;
 /** Monitor lines before a probe's slice searched for a marker whose later lines are in it. */
 const MARKER_LOOKBACK = 200;
+/**
+ * What `nft monitor` prints, on stdout, when its netlink socket overflowed (nftables src/mnl.c,
+ * mnl_nft_event_listener, on ENOBUFS); it then goes on. Events before that line are missing.
+ */
+const NFT_LOST_EVENTS = '# ERROR: We lost some netlink events!';
+
+/** A probe whose trace lost events: the slice cannot be compared, so the probe runs again. */
+export class IncompleteTraceError extends Error {}
 /** The tables iptables-nft keeps in family ip. */
 const XT_TABLES = ['raw', 'mangle', 'nat', 'filter', 'security'];
 
@@ -240,7 +248,8 @@ export class KernelLab {
    * Runs one probe and collects the trace of every monitored host. xtables-monitor exits when its
    * netlink socket overflows ("No buffer space available": a long ruleset on a loaded machine);
    * the probe's trace is then incomplete, so the dead monitors are restarted and the probe is run
-   * again from a fresh source port (twice at most).
+   * again from a fresh source port (twice at most). `nft monitor` lives on after an overflow and
+   * says so in its output (IncompleteTraceError): the probe is run again the same way.
    */
   async probe(p: KernelProbe): Promise<KernelProbeResult> {
     for (let attempt = 0; ; attempt++) {
@@ -248,7 +257,8 @@ export class KernelLab {
         return await this.probeOnce(p);
       } catch (e) {
         const dead = [...this.monitors].filter(([, m]) => m.child.exitCode !== null);
-        if (dead.length === 0 || attempt >= 2 || p.sport !== undefined) throw e;
+        const lost = e instanceof IncompleteTraceError;
+        if ((dead.length === 0 && !lost) || attempt >= 2 || p.sport !== undefined) throw e;
         for (const [host, m] of dead) {
           m.stop();
           await this.startMonitor(host, false);
@@ -316,16 +326,22 @@ export class KernelLab {
       // A live monitor on a loaded machine may lag by seconds; a dead one never answers.
       const m = mon.child.exitCode === null ? await this.mark(host, mon, start, 15000) : null;
       if (m === null) throw new Error(`trace monitor of ${host} lost the marker: ${mon.stderr}`);
+      // The overflow is reported where it happened, which may be just past the marker.
+      if (mon.lines.slice(start).includes(NFT_LOST_EVENTS))
+        throw new IncompleteTraceError(`trace monitor of ${host} lost netlink events`);
       // The previous marker's later hooks may fall in this slice: leave markers out.
       const parse = this.monitor === 'nft' ? parseNftMonitor : parseMonitor;
       const blocks = parse(mon.lines, start, m);
       // Its packet line may even precede the slice, its rules inside it: look back for its id.
-      const markers = parse(mon.lines, Math.max(0, start - MARKER_LOOKBACK), m).filter(isMarker);
+      const from = Math.max(0, start - MARKER_LOOKBACK);
+      const markers = parse(mon.lines, from, m).filter(isMarker);
       traces.set(
         host,
         blocks.filter((b) => b.events.length > 0 && !isMarker(b)),
       );
-      rawLines.set(host, withoutMarkers(mon.lines.slice(start, m), markers));
+      const markerLine = this.monitor === 'nft' ? isNftMarkerLine : isMarkerLine;
+      const raw = mon.lines.slice(from, m).filter((l) => markerLine(l));
+      rawLines.set(host, withoutMarkers(mon.lines.slice(start, m), markers, raw));
     }
     return { probe, earlierPorts, result, traces, rawLines };
   }
@@ -381,12 +397,18 @@ export async function runKernelProbes(
 export function withoutMarkers(
   lines: readonly string[],
   markers: readonly KernelBlock[],
+  markerLines: readonly string[] = [],
 ): string[] {
-  const ids = new Set(markers.map((b) => b.traceId));
-  if (!ids.size) return [...lines];
   // `trace id 4a102771 ip ...` (nft monitor); `PACKET: 2 4a102771 ...`, ` TRACE: 2 4a102771 ...`.
   const idOf = (l: string) =>
     /^trace id ([0-9a-f]+) /.exec(l)?.[1] ?? /^\s*(?:PACKET|TRACE): \d+ ([0-9a-f]+) /.exec(l)?.[1];
+  // Any line that shows the marker names its trace id, the trace table's own included: a block's
+  // header may be the line a loaded monitor did not get.
+  const ids = new Set([
+    ...markers.map((b) => b.traceId),
+    ...markerLines.map(idOf).filter((id) => id !== undefined),
+  ]);
+  if (!ids.size) return [...lines];
   return lines.filter((l) => {
     const id = idOf(l);
     return id === undefined || !ids.has(id);

@@ -48,7 +48,10 @@ describeKernel('real trace fixtures', () => {
       const lines = await capture(f);
       const text = `${lines.join('\n')}\n`;
       const r = replayFixture(f, text);
-      expect(r.report, r.text).toEqual({ agrees: true, errors: 0 });
+      expect(r.report, `${r.text}\n--- the capture ---\n${text}`).toEqual({
+        agrees: true,
+        errors: 0,
+      });
       if (WRITE) {
         writeFileSync(join(OUT, f.file), text);
         written.push(f.file);
