@@ -132,7 +132,12 @@ export function buildTopology(spec: NetworkSpec): Topology {
         const sw = unique(`${prefix}s-${sanitize(seg, 24)}`);
         switches.set(seg, sw);
         // STP off: ports forward at once instead of spending forward_delay in listening/learning.
-        links.push(`link add br0 netns ${sw} type bridge stp_state 0`);
+        // Snooping off: a snooping bridge joins the all-snoopers group 224.0.0.106 as it comes up
+        // (net/bridge/br_multicast.c, br_multicast_join_snoopers) and its IGMPv3 reports, from
+        // 0.0.0.0, reach every host of the segment within its first seconds: a traced packet
+        // beside the first probe's (a flaky trace fixture). A plain switch floods, as the
+        // engine's segments do.
+        links.push(`link add br0 netns ${sw} type bridge stp_state 0 mcast_snooping 0`);
         later(sw, 'link set br0 up');
         members.forEach((m, k) => {
           links.push(
