@@ -8,7 +8,7 @@ import {
 } from '../../engine/index.ts';
 import type { ReplayInput, ReplayRequest, ReplayResponse, ReplayView } from './replay-protocol.ts';
 
-/** Packets looked at to tell which node the trace was taken on. */
+/** Packets looked at to tell which node the trace was taken on, and which to show first. */
 const HOST_SAMPLE = 20;
 
 const ruleSteps = (p: RealPacket) => p.steps.filter((s) => !s.tracing).length;
@@ -34,19 +34,39 @@ function tracedHost(
   return best?.host;
 }
 
+/**
+ * The packet shown first: of the first packets, the one with the most steps in common with the
+ * lab's run on the traced node (the first of equals). A real capture carries packets the probe
+ * never sent (a bridge's IGMP report, another connection's SYN); the first line may be one.
+ */
+function bestFit(
+  packets: readonly RealPacket[],
+  host: string | undefined,
+  score: Score,
+): RealPacket | undefined {
+  if (host === undefined) return packets[0];
+  let best: { p: RealPacket; same: number } | undefined;
+  for (const p of packets.slice(0, HOST_SAMPLE)) {
+    const same = score(p, host);
+    if (!best || same > best.same) best = { p, same };
+  }
+  return best?.p;
+}
+
 export function replayView(input: ReplayInput): ReplayView {
   const parsed = parseRealTrace(input.text);
   const ruled = parsed.packets.filter((p) => ruleSteps(p) > 0);
   // A trace with rules compares rules; one without (pwru, Retis's kernel probes) its stages.
   const byStage = ruled.length === 0;
   const compared = byStage ? parsed.packets.filter((p) => p.stages.length > 0) : ruled;
-  const packet = compared.find((p) => p.id === input.packet) ?? compared[0] ?? null;
   const probed = probedStages(parsed.packets.map((p) => p.stages));
   const only = parsed.onlyVerdicts ? { onlyVerdicts: parsed.onlyVerdicts } : {};
   const score: Score = byStage
     ? (p, host) => replayStages(p, input.events, probed, host).same
     : (p, host) => replayPacket(p, input.events, { host, ...only }).same;
-  const host = packet ? tracedHost(compared, input.events, score) : undefined;
+  const host = compared.length ? tracedHost(compared, input.events, score) : undefined;
+  const packet =
+    compared.find((p) => p.id === input.packet) ?? bestFit(compared, host, score) ?? null;
   const opts = host === undefined ? {} : { host };
   return {
     format: parsed.format,

@@ -18,7 +18,10 @@ export interface ReplayInput {
   readonly text: string;
   /** The run the lab shows (its events, in order). */
   readonly events: readonly TraceEvent[];
-  /** The real packet to compare (its trace id); the first one that ran a rule otherwise. */
+  /**
+   * The real packet to compare (its trace id); otherwise, of the first 20 that ran a rule, the
+   * one with the most steps in common with the run on the traced node (the first of equals).
+   */
   readonly packet?: string;
 }
 
