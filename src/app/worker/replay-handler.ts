@@ -18,39 +18,36 @@ type Score = (p: RealPacket, host: string) => number;
 
 /**
  * A trace is taken on one node: the host whose steps the trace's packets match best, all
- * together. One packet alone can fit several (a SYN-ACK forwarded alike by two nodes).
+ * together. One packet alone can fit several (a SYN-ACK forwarded alike by two nodes). Also
+ * that host's score of each packet looked at, which picks the packet shown first.
  */
 function tracedHost(
   packets: readonly RealPacket[],
   events: ReplayInput['events'],
   score: Score,
-): string | undefined {
+): { host: string; scores: number[] } | undefined {
   const hosts = [...new Set(events.map((e) => e.host))];
-  let best: { host: string; same: number } | undefined;
+  const sample = packets.slice(0, HOST_SAMPLE);
+  let best: { host: string; scores: number[]; same: number } | undefined;
   for (const host of hosts) {
-    const same = packets.slice(0, HOST_SAMPLE).reduce((n, p) => n + score(p, host), 0);
-    if (!best || same > best.same) best = { host, same };
+    const scores = sample.map((p) => score(p, host));
+    const same = scores.reduce((n, x) => n + x, 0);
+    if (!best || same > best.same) best = { host, scores, same };
   }
-  return best?.host;
+  return best;
 }
 
 /**
- * The packet shown first: of the first packets, the one with the most steps in common with the
- * lab's run on the traced node (the first of equals). A real capture carries packets the probe
- * never sent (a bridge's IGMP report, another connection's SYN); the first line may be one.
+ * The packet shown first: of the packets looked at, the one with the most steps in common with
+ * the lab's run on the traced node (the first of equals). A real capture carries packets the
+ * probe never sent (a bridge's IGMP report, another connection's SYN); the first may be one.
  */
-function bestFit(
-  packets: readonly RealPacket[],
-  host: string | undefined,
-  score: Score,
-): RealPacket | undefined {
-  if (host === undefined) return packets[0];
-  let best: { p: RealPacket; same: number } | undefined;
-  for (const p of packets.slice(0, HOST_SAMPLE)) {
-    const same = score(p, host);
-    if (!best || same > best.same) best = { p, same };
-  }
-  return best?.p;
+function bestFit(scores: readonly number[]): number {
+  let at = 0;
+  scores.forEach((x, i) => {
+    if (x > (scores[at] as number)) at = i;
+  });
+  return at;
 }
 
 export function replayView(input: ReplayInput): ReplayView {
@@ -64,9 +61,12 @@ export function replayView(input: ReplayInput): ReplayView {
   const score: Score = byStage
     ? (p, host) => replayStages(p, input.events, probed, host).same
     : (p, host) => replayPacket(p, input.events, { host, ...only }).same;
-  const host = compared.length ? tracedHost(compared, input.events, score) : undefined;
+  const traced = compared.length ? tracedHost(compared, input.events, score) : undefined;
+  const host = traced?.host;
   const packet =
-    compared.find((p) => p.id === input.packet) ?? bestFit(compared, host, score) ?? null;
+    compared.find((p) => p.id === input.packet) ??
+    compared[traced ? bestFit(traced.scores) : 0] ??
+    null;
   const opts = host === undefined ? {} : { host };
   return {
     format: parsed.format,
