@@ -17,7 +17,11 @@ import { renderFelix, type FelixWorkload } from '../kube/calico/index.ts';
 import { generateIptablesRules, isPerServiceChain } from '../kube/proxier/index.ts';
 import { generateIpvsRules, ipsetSpecs, type IpvsRules } from '../kube/ipvs/index.ts';
 import { deriveSettings } from '../kube/proxier/config.ts';
-import { generateNftablesRules, nftablesConfig } from '../kube/nftables/index.ts';
+import {
+  generateNftablesRules,
+  isPerServiceNftChain,
+  nftablesConfig,
+} from '../kube/nftables/index.ts';
 import {
   DEFAULT_PROXIER_CONFIG,
   type EndpointSliceModel,
@@ -434,7 +438,12 @@ class ClusterBuild {
       lazyRules: () => this.rulesOf(node.name) ?? '',
       deferChains: isPerServiceChain,
       // Lazily, like lazyRules: a big cluster generates it only for the nodes a packet reaches.
-      ...(mode === 'nftables' ? { lazyNftables: () => this.nftablesOf(node.name) ?? '' } : {}),
+      ...(mode === 'nftables'
+        ? {
+            lazyNftables: () => this.nftablesOf(node.name) ?? '',
+            deferNftChains: isPerServiceNftChain,
+          }
+        : {}),
     });
     this.lanMembers.push({ host: node.name, iface: 'eth0' });
     this.views.push(

@@ -48,6 +48,11 @@ export interface HostSpec {
   readonly nftables?: string;
   /** Like `lazyRules`, for a generated nft ruleset (parsed when a packet first reaches the host). */
   readonly lazyNftables?: () => string;
+  /**
+   * With lazyNftables: the chains whose `add rule` lines are compiled when a packet first reaches
+   * them (NftParseOptions.deferChains), such as kube-proxy's per-Service chains.
+   */
+  readonly deferNftChains?: (chain: string) => boolean;
   /** The IPVS table (kube-proxy's IPVS mode); absent means no IPVS virtual service. */
   readonly ipvs?: IpvsSpec;
   /**

@@ -249,7 +249,8 @@ function withLazyNft(
     ruleset6: inner.ruleset6,
     get nft() {
       if (cached === undefined) {
-        const parsed = parseNftRuleset(lazy());
+        const defer = spec.deferNftChains;
+        const parsed = parseNftRuleset(lazy(), defer ? { deferChains: defer } : {});
         const bad = parsed.diagnostics.find((d) => d.severity === 'error');
         if (bad)
           throw new Error(

@@ -6,6 +6,7 @@
  */
 import type { Diagnostic } from '../diagnostic.ts';
 import { compatible, type DataType } from './datatypes.ts';
+import { sketchOf, WHAT } from './defer.ts';
 import type { Token } from './lexer.ts';
 import type {
   NftChain,
@@ -80,7 +81,31 @@ export function checkRuleset(
     p.ref.set = set;
     checkTypes(out, p, set);
   }
+  for (const t of rs.tables) checkDeferredTargets(t, out);
   for (const t of rs.tables) checkLoops(t, out, pending);
+}
+
+/**
+ * The jump and goto targets of rules not compiled yet (defer.ts), checked as their rules' would
+ * be. A problem makes parseNftRuleset read the text again without deferring, for the exact
+ * diagnostics: the message here is never shown.
+ */
+function checkDeferredTargets(table: NftTable, out: Diagnostic[]): void {
+  for (const ch of table.chains.values()) {
+    const s = sketchOf(ch);
+    if (!s) continue;
+    for (const name of s.targets) {
+      const target = table.chains.get(name);
+      if (!target || target.base) {
+        err(
+          out,
+          { line: ch.line, column: ch.column } as Token,
+          `a rule of ${ch.name} cannot go to ${name}`,
+        );
+        return;
+      }
+    }
+  }
 }
 
 function checkTypes(out: Diagnostic[], p: Extract<PendingRef, { kind: 'set' }>, set: NftSet): void {
@@ -110,7 +135,10 @@ function verdictsOf(chain: NftChain): { v: NftVerdict; rule: number }[] {
     for (const e of s.exact.values()) if (e.data && 'code' in e.data) out.push({ v: e.data, rule });
     for (const e of s.ranges) if (e.data && 'code' in e.data) out.push({ v: e.data, rule });
   };
-  for (const r of chain.rules) {
+  // A chain with rules not compiled yet: the compiled ones, then the others' sketched targets.
+  const sketch = sketchOf(chain);
+  for (const t of sketch?.targets ?? []) out.push({ v: { code: 'jump', chain: t }, rule: 0 });
+  for (const r of sketch ? sketch.compiled : chain.rules) {
     for (const s of r.stmts) {
       if (s.kind === 'verdict') out.push({ v: s.verdict, rule: r.line });
       else if (s.kind === 'vmap')
@@ -153,14 +181,28 @@ function graphOf(table: NftTable): ChainGraph {
   return graph;
 }
 
+/** Some chain of `table` with rules not compiled yet jumps or goes to `name`. */
+function sketched(table: NftTable, name: string): boolean {
+  for (const ch of table.chains.values()) if (sketchOf(ch)?.targets.includes(name)) return true;
+  return false;
+}
+
+function chainTok(table: NftTable, name: string): Token | undefined {
+  const ch = table.chains.get(name);
+  return ch ? ({ line: ch.line, column: ch.column } as Token) : undefined;
+}
+
 /** Depth-first from every chain: a back edge is a loop; a path past 16 levels is too deep. */
 function checkLoops(table: NftTable, out: Diagnostic[], pending: readonly PendingRef[]): void {
   graphCache.delete(table);
   const { names, to } = graphOf(table);
   const state = new Uint8Array(names.length); // 1 visiting, 2 done
   const depth = new Int32Array(names.length);
+  // A jump of a rule not compiled yet has no token: the loop is told at the chain it reaches
+  // (parseNftRuleset then reads the text again, for the jump's own place).
   const tokOf = (name: string) =>
-    pending.find((p) => p.kind === 'chain' && p.table === table && p.name === name)?.tok;
+    pending.find((p) => p.kind === 'chain' && p.table === table && p.name === name)?.tok ??
+    (sketched(table, name) ? chainTok(table, name) : undefined);
   let reported = false;
   const visit = (c: number, path: number[]): number => {
     const s = state[c];
@@ -204,6 +246,14 @@ function checkLoops(table: NftTable, out: Diagnostic[], pending: readonly Pendin
   }
 }
 
+/** A statement some hooks refuse, and the rule it is in (or, not compiled yet, its chain's place). */
+interface Picky {
+  readonly r: Pick<NftRule, 'line' | 'column'>;
+  readonly what: string;
+  readonly text: string;
+  readonly nat: boolean;
+}
+
 /** Hooks each statement may run at (nft_nat.c nft_nat_validate, nft_masq.c, nft_redir.c, nft_reject.c). */
 const STMT_HOOKS: Readonly<Record<string, readonly string[]>> = {
   DNAT: ['prerouting', 'output'],
@@ -221,22 +271,34 @@ const STMT_HOOKS: Readonly<Record<string, readonly string[]>> = {
 export function checkHooks(rs: NftRuleset, out: Diagnostic[]): void {
   for (const table of rs.tables) {
     // The rules with a statement some hooks refuse, by chain: usually a handful.
-    const picky = new Map<number, { r: NftRule; what: string; text: string; nat: boolean }[]>();
+    const picky = new Map<number, Picky[]>();
     let c = -1;
     for (const ch of table.chains.values()) {
       c++;
-      for (const r of ch.rules)
+      const sketch = sketchOf(ch);
+      const add = (p: Picky) => {
+        let list = picky.get(c);
+        if (!list) picky.set(c, (list = []));
+        list.push(p);
+      };
+      for (const r of sketch ? sketch.compiled : ch.rules)
         for (const s of r.stmts) {
           const what = s.kind === 'nat' ? s.target : s.kind === 'reject' ? 'REJECT' : null;
-          if (!what) continue;
-          let list = picky.get(c);
-          if (!list) picky.set(c, (list = []));
-          list.push({ r, what, text: s.text, nat: s.kind === 'nat' });
+          if (what) add({ r, what, text: s.text, nat: s.kind === 'nat' });
         }
+      // Rules not compiled yet (defer.ts): the statements their words name, at the chain.
+      for (const [what, bit] of Object.entries(WHAT))
+        if (sketch && sketch.what & bit)
+          add({
+            r: { line: ch.line, column: ch.column },
+            what,
+            text: what.toLowerCase(),
+            nat: what !== 'REJECT',
+          });
     }
     if (picky.size === 0) continue;
     const { index, to } = graphOf(table);
-    const reported = new Set<NftRule>();
+    const reported = new Set<Picky['r']>();
     for (const base of table.bases) {
       const b = base.base;
       const start = index.get(base.name);

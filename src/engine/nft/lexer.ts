@@ -45,14 +45,39 @@ const IPV6ISH = /^\[?[0-9a-f:.]*::?[0-9a-f:.]*(\]|\/\d+)?$/i;
  * command's tokens are garbage once it is compiled.
  */
 export class Lexer {
-  private i = 0;
-  private line = 1;
-  private lineStart = 0;
+  private i: number;
+  private line: number;
+  private lineStart: number;
   private depth = 0;
-  constructor(private readonly src: string) {}
+  /** Starts at `offset`, the start of line `line` (a deferred rule's line: defer.ts). */
+  constructor(
+    private readonly src: string,
+    offset = 0,
+    line = 1,
+  ) {
+    this.i = offset;
+    this.lineStart = offset;
+    this.line = line;
+  }
 
   done(): boolean {
     return this.i >= this.src.length;
+  }
+
+  /** Where the next item starts, when it starts a line outside braces; else -1. */
+  lineAhead(): number {
+    return this.i === this.lineStart && this.depth === 0 ? this.i : -1;
+  }
+
+  get lineNumber(): number {
+    return this.line;
+  }
+
+  /** Moves past the line that ends at `end` (its newline, or the end of the source). */
+  skipLine(end: number): void {
+    this.i = end < this.src.length ? end + 1 : end;
+    this.line++;
+    this.lineStart = this.i;
   }
 
   /** Appends the tokens of the next item to `tokens`. */

@@ -17,6 +17,7 @@ import { Lexer, type LexError, type Token } from './lexer.ts';
 import { compileStatements } from './parse-rule.ts';
 import { deleteElement, newSet, readElements } from './sets.ts';
 import { checkHooks, checkRuleset, type PendingRef } from './check.ts';
+import { DeferredChain, sketchOf, sketchRuleLine, type ChainCompiler } from './defer.ts';
 import type {
   BaseChain,
   ChainType,
@@ -35,6 +36,13 @@ import type {
 export interface NftParseOptions {
   /** Inputs longer than this are refused with one diagnostic (default 64 MiB). */
   readonly maxBytes?: number;
+  /**
+   * Chains whose `add rule` lines are compiled when their rules are first read (a packet reaches
+   * the chain): kube-proxy's per-Service chains in a generated ruleset (defer.ts). The result is
+   * the same as without; a text with errors is read again without deferring, and a deferred rule
+   * that does not compile throws when its chain is read.
+   */
+  readonly deferChains?: (chain: string) => boolean;
 }
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
@@ -85,10 +93,16 @@ export function parseNftRuleset(text: string, options: NftParseOptions = {}): Nf
     };
     return { ruleset: emptyNftRuleset(), diagnostics: [d], ok: false };
   }
-  const reader = new NftReader(text);
-  if (/^\s*\{/.test(text)) parseNftJson(text, reader);
+  const json = /^\s*\{/.test(text);
+  const reader = new NftReader(text, json ? null : (options.deferChains ?? null));
+  if (json) parseNftJson(text, reader);
   else reader.readText();
-  return reader.finish();
+  const result = reader.finish();
+  // Deferred lines were not compiled, so their errors, and where they stand among the others,
+  // are unknown: a text with problems is read again at once, for the exact diagnostics.
+  if (reader.deferredLines > 0 && (!result.ok || reader.deferProblem))
+    return parseNftRuleset(text, { ...options, deferChains: () => false });
+  return result;
 }
 
 /** One rule's worth of tokens before it is compiled. */
@@ -98,7 +112,7 @@ interface RuleSource {
 }
 
 /** Builds the ruleset as commands arrive; shared by the text and JSON readers. */
-export class NftReader {
+export class NftReader implements ChainCompiler {
   readonly ruleset: NftRuleset = { tables: [] };
   readonly diagnostics: Diagnostic[] = [];
   private readonly pending: PendingRef[] = [];
@@ -107,7 +121,16 @@ export class NftReader {
   /** Index of the matching brace of every `{` and `}` (of the item being read). */
   private match: Int32Array = new Int32Array(64);
 
-  constructor(private src: string) {}
+  /** `add rule` lines left for later (defer.ts). */
+  deferredLines = 0;
+  /** A deferred line compiled during the read gave a diagnostic, or its sketch was wrong. */
+  deferProblem = false;
+  private finished = false;
+
+  constructor(
+    private src: string,
+    private readonly defer: ((chain: string) => boolean) | null = null,
+  ) {}
 
   /** Reads commands from `text` (the JSON reader's generated commands). */
   readFrom(text: string): void {
@@ -144,7 +167,9 @@ export class NftReader {
   } | null = null;
 
   finish(): NftParseResult {
+    this.finished = true;
     checkRuleset(this.ruleset, this.pending, this.diagnostics);
+    if (this.deferredLines > 0) this.pending.length = 0;
     for (const t of this.ruleset.tables) t.bases = [...t.chains.values()].filter((c) => c.base);
     if (!this.diagnostics.some((d) => d.severity === 'error'))
       checkHooks(this.ruleset, this.diagnostics);
@@ -170,12 +195,112 @@ export class NftReader {
     const lx = new Lexer(this.src);
     const errors: LexError[] = [];
     while (!lx.done()) {
+      if (this.defer && this.deferLine(lx)) continue;
       const tokens: Token[] = [];
       lx.item(tokens, errors);
       for (const e of errors.splice(0)) this.error(e, e.message);
       this.tokens = tokens;
       if (this.matchBraces()) this.readItems();
     }
+  }
+
+  /**
+   * Leaves the `add rule` line ahead for later when its chain is deferred and its words say what
+   * the checks need (defer.ts), reserving the handles and anonymous names its compile takes.
+   */
+  private deferLine(lx: Lexer): boolean {
+    const src = this.src;
+    const at = lx.lineAhead();
+    if (at < 0 || src.charCodeAt(at) !== 97 || !src.startsWith('add rule ', at)) return false;
+    let end = src.indexOf('\n', at);
+    if (end < 0) end = src.length;
+    const s = sketchRuleLine(src, at, end);
+    if (!s) return false;
+    const table = this.ruleset.tables.find((x) => x.family === s.family && x.name === s.table);
+    const chain = table?.chains.get(s.chain);
+    if (!table || !(chain instanceof DeferredChain) || chain.base) return false;
+    if (chain.lines === null) {
+      chain.lines = [];
+      chain.src = src;
+    } else if (chain.src !== src) return false;
+    chain.lines.push(at, lx.lineNumber, table.nextHandle, this.anonCount, s.maps);
+    table.nextHandle += s.maps + 1;
+    this.anonCount += s.maps;
+    for (const t of s.targets) chain.targets.push(t);
+    chain.what |= s.what;
+    if (s.conntrack) table.conntrack = chain.conntrack = true;
+    this.deferredLines++;
+    lx.skipLine(end);
+    return true;
+  }
+
+  /**
+   * Compiles a deferred chain's waiting lines with the handles and names reserved for them. Read
+   * before the text ends, a problem (a diagnostic, a sketch that was wrong) makes the text read
+   * again without deferring; read later (a packet reached the chain), it throws.
+   */
+  materialize(chain: DeferredChain): void {
+    const lines = chain.lines;
+    if (!lines) return;
+    chain.lines = null;
+    const table = chain.table;
+    const saved = {
+      src: this.src,
+      tokens: this.tokens,
+      next: table.nextHandle,
+      anon: this.anonCount,
+    };
+    const pending = this.pending.length;
+    const diagnostics = this.diagnostics.length;
+    const conntrack = table.conntrack;
+    table.conntrack = false;
+    let wrong = '';
+    this.src = chain.src;
+    for (let k = 0; k < lines.length; k += 5) {
+      const [offset, line, handle, anon, maps] = lines.slice(k, k + 5) as number[];
+      const toks: Token[] = [];
+      const errors: LexError[] = [];
+      new Lexer(chain.src, offset, line).item(toks, errors);
+      this.tokens = toks;
+      table.nextHandle = handle as number;
+      this.anonCount = anon as number;
+      if (errors.length > 0 || toks[4]?.text !== chain.name)
+        wrong ||= `line ${line} reads differently`;
+      else {
+        try {
+          this.compileInto(chain, this.slice(5, toks.length), 'add', null);
+        } catch (e) {
+          this.report(e);
+        }
+        if (
+          table.nextHandle !== (handle as number) + (maps as number) + 1 ||
+          this.anonCount !== (anon as number) + (maps as number)
+        )
+          wrong ||= `line ${line} took other handles than reserved`;
+      }
+    }
+    if (table.conntrack !== chain.conntrack) wrong ||= 'its conntrack use was sketched wrong';
+    table.conntrack ||= conntrack;
+    this.src = saved.src;
+    this.tokens = saved.tokens;
+    table.nextHandle = saved.next;
+    this.anonCount = saved.anon;
+    chain.targets = [];
+    chain.what = 0;
+    const added = this.diagnostics.length > diagnostics;
+    if (!this.finished) {
+      if (added || wrong) this.deferProblem = true;
+      return;
+    }
+    this.pending.length = pending;
+    if (!added && !wrong) return;
+    const d = this.diagnostics[diagnostics];
+    this.diagnostics.length = diagnostics;
+    throw new Error(
+      d
+        ? `deferred chain ${chain.name}: line ${d.line}, column ${d.column}: ${d.message}`
+        : `deferred chain ${chain.name}: ${wrong}`,
+    );
   }
 
   private readItems(): void {
@@ -509,16 +634,19 @@ export class NftReader {
       if (create) fail(name, `chain ${name.text} exists already`, "'add chain' keeps it");
       return old;
     }
-    const chain: NftChain = {
-      name: name.text,
-      table,
-      line: name.line,
-      column: name.column,
-      handle: handle ?? table.nextHandle++,
-      base: null,
-      rules: [],
-      comment: null,
-    };
+    const h = handle ?? table.nextHandle++;
+    const chain: NftChain = this.defer?.(name.text)
+      ? new DeferredChain(name.text, table, name.line, name.column, h, this)
+      : {
+          name: name.text,
+          table,
+          line: name.line,
+          column: name.column,
+          handle: h,
+          base: null,
+          rules: [],
+          comment: null,
+        };
     if (handle !== null) table.nextHandle = Math.max(table.nextHandle, handle + 1);
     table.chains.set(name.text, chain);
     return chain;
@@ -1008,6 +1136,7 @@ export class NftReader {
     const table = tables[ti] as NftTable;
     switch (obj.text) {
       case 'table':
+        this.compileWaiting(table);
         tables.splice(ti, 1);
         return;
       case 'chain': {
@@ -1023,6 +1152,7 @@ export class NftReader {
             `chain ${n.text} is still the target of a rule in ${user}`,
             'remove those rules first',
           );
+        void table.chains.get(n.text)?.rules; // a deferred chain's rules are compiled (checked) first
         table.chains.delete(n.text);
         return;
       }
@@ -1055,10 +1185,18 @@ export class NftReader {
     }
   }
 
+  /** Compiles the waiting lines of `table`'s deferred chains, before the table goes. */
+  private compileWaiting(table: NftTable): void {
+    for (const ch of table.chains.values()) if (ch instanceof DeferredChain) this.materialize(ch);
+  }
+
   private jumpsTo(table: NftTable, name: string): string | null {
     for (const ch of table.chains.values()) {
       if (ch.name === name) continue;
-      for (const r of ch.rules)
+      // Rules not compiled yet are compiled when their words name the chain.
+      const sketch = sketchOf(ch);
+      const rules = sketch && !sketch.targets.includes(name) ? sketch.compiled : ch.rules;
+      for (const r of rules)
         for (const s of r.stmts)
           if (s.kind === 'verdict' && 'chain' in s.verdict && s.verdict.chain === name)
             return ch.name;
@@ -1068,6 +1206,7 @@ export class NftReader {
 
   private flush(obj: Token, i: number, _to: number): void {
     if (obj.text === 'ruleset') {
+      for (const t of this.ruleset.tables) this.compileWaiting(t);
       this.ruleset.tables.length = 0;
       return;
     }

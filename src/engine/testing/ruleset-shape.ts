@@ -8,6 +8,7 @@
 import { HEADER_ID_COLUMNS, HEADER_STRIDE, type HeaderStore } from '../rules/header.ts';
 import type { ParseResult } from '../rules/parse.ts';
 import type { Rule, Table } from '../rules/types.ts';
+import type { NftParseResult } from '../nft/types.ts';
 
 function plain(v: unknown): unknown {
   return JSON.parse(
@@ -75,5 +76,53 @@ export function parseShape(result: ParseResult, { headerOffsets = true } = {}): 
     headerComments: [...rs.headerComments],
     trailingComments: [...rs.trailingComments],
     tables: [...rs.tables.values()].map((t) => tableShape(t, headerOffsets)),
+  };
+}
+
+/** Maps, sets and closures as plain data (a closure by its code). */
+function plainDeep(v: unknown): unknown {
+  return JSON.parse(
+    JSON.stringify(v, (_k, x: unknown) =>
+      typeof x === 'function'
+        ? x.toString()
+        : typeof x === 'bigint'
+          ? `${x}n`
+          : x instanceof Map
+            ? [...x]
+            : x instanceof Set
+              ? [...x]
+              : x,
+    ) ?? 'null',
+  );
+}
+
+/**
+ * An nft parse as plain data: diagnostics, then per table its handles, conntrack use and base
+ * chains, its chains in order (handle, header, comment, every rule's fields and statements) and
+ * its sets with their elements.
+ */
+export function nftParseShape(result: NftParseResult): unknown {
+  return {
+    ok: result.ok,
+    diagnostics: plainDeep(result.diagnostics),
+    tables: result.ruleset.tables.map((t) => ({
+      family: t.family,
+      name: t.name,
+      line: t.line,
+      comment: t.comment,
+      nextHandle: t.nextHandle,
+      conntrack: t.conntrack,
+      bases: t.bases.map((c) => c.name),
+      chains: [...t.chains.values()].map((c) => ({
+        name: c.name,
+        line: c.line,
+        column: c.column,
+        handle: c.handle,
+        base: plainDeep(c.base),
+        comment: c.comment,
+        rules: c.rules.map((r) => plainDeep(r)),
+      })),
+      sets: [...t.sets.values()].map((s) => plainDeep(s)),
+    })),
   };
 }

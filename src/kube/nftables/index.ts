@@ -12,7 +12,14 @@ export {
 } from './generate.ts';
 export type { GeneratedNftRules } from './generate.ts';
 export type { NftServicePortRules, NftEndpointRules } from './service-rules.ts';
-export { hash8, hashAndTruncate, servicePortBase, endpointBase, NFT_PREFIX } from './names.ts';
+export {
+  hash8,
+  hashAndTruncate,
+  servicePortBase,
+  endpointBase,
+  isPerServiceNftChain,
+  NFT_PREFIX,
+} from './names.ts';
 export { sortNftablesTransaction } from './sort.ts';
 export { BASE_CHAINS, JUMP_CHAINS, CHAIN as NFT_CHAIN } from './setup.ts';
 export type { NftFamily } from './transaction.ts';
