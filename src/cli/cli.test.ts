@@ -62,6 +62,12 @@ describe('files', () => {
   it('a binary file and a file that is not UTF-8', () => {
     const bin = file('bin.rules', '*filter\n\0\0\0');
     expectBadInput(cli('trace', '--rules', bin, ...PACKET), 'not a text file (byte 0 at offset 8)');
+    // Not ASCII (UTF-8 'é' before the NUL): the byte offset, not a character index.
+    const utf8 = file('utf8.rules', '# \u00e9\n\0');
+    expectBadInput(
+      cli('trace', '--rules', utf8, ...PACKET),
+      'not a text file (byte 0 at offset 5)',
+    );
     const latin1 = join(dir, 'latin1.yaml');
     writeFileSync(latin1, Buffer.from([0x74, 0x69, 0x74, 0x6c, 0x65, 0x3a, 0x20, 0xe9, 0x0a]));
     expectBadInput(cli('run', latin1), 'not UTF-8 text; save the scenario file as UTF-8');

@@ -80,15 +80,22 @@ function reason(e: unknown): string {
 }
 
 function decodeText(bytes: Buffer, label: string, what: string): string {
-  const nul = bytes.indexOf(0);
-  if (nul >= 0)
-    throw new UsageError(
+  const notText = (nul: number) =>
+    new UsageError(
       `${label}: not a text file (byte 0 at offset ${nul}); ${what} is text, e.g. iptables-save output or YAML`,
     );
   // iptables-save output is nearly always ASCII, which is UTF-8 as it is (no BOM, nothing to
   // check): copied into a one-byte string it costs a third of decoding it as UTF-8 (V8's decoder
-  // took 0.2 s of a 20 MB dump's 1.8 s load; isAscii is simdutf's check).
-  if (isAscii(bytes)) return bytes.toString('latin1');
+  // took 0.2 s of a 20 MB dump's 1.8 s load; isAscii is simdutf's check). The string is then
+  // searched for NUL: Buffer's first indexOf took 19 ms of an 18 MB dump's load, the string's 1.
+  if (isAscii(bytes)) {
+    const ascii = bytes.toString('latin1');
+    const nul = ascii.indexOf('\0');
+    if (nul >= 0) throw notText(nul);
+    return ascii;
+  }
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) throw notText(nul);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
