@@ -3,10 +3,11 @@
  * checked on every scenario's manifests, on tricky scalars, and on generated and mutated text.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
-import { readPlainYaml } from './plain-yaml.ts';
+import { narrowed, readPlainYaml } from './plain-yaml.ts';
 import { parseStream, splitStream } from './yaml-source.ts';
 import { bigManifests } from '../../bench/big-manifests.ts';
 
@@ -316,5 +317,42 @@ describe('the fast YAML reader', () => {
       { numRuns: RUNS },
     );
     expect(taken).toBeGreaterThan(RUNS / 10);
+  });
+});
+
+/** Whether V8 keeps `s` in one byte a character (its serializer tags one-byte strings `"`). */
+const isOneByte = (s: string): boolean => serialize(s)[2] === 0x22;
+
+/** Every string in a read value, keys included. */
+function stringsOf(v: unknown, out: string[] = []): string[] {
+  if (typeof v === 'string') out.push(v);
+  else if (Array.isArray(v)) for (const x of v) stringsOf(x, out);
+  else if (v && typeof v === 'object')
+    for (const [k, x] of Object.entries(v)) stringsOf(x, out.concat(k));
+  return out;
+}
+
+describe('strings read from a text with a wide character', () => {
+  // One Chinese character makes a whole string two bytes a character, and every slice of it.
+  const text =
+    'description: 宿主机的 sshd\nname: cp-1\nlisten: "0.0.0.0:22"\nports: [{ name: http, port: 80 }]\nmanifests: |\n  kind: Service\n  metadata:\n    name: svc-0\nnote: café\n';
+
+  it('are one byte a character unless they hold a wide character themselves', () => {
+    expect(isOneByte(text)).toBe(false);
+    const v = readPlainYaml(text) as Record<string, unknown>;
+    expect(v).toEqual(parseYaml(text));
+    for (const s of stringsOf(v)) expect(isOneByte(s), s).toBe(!/[\u0100-\uffff]/.test(s));
+    expect(isOneByte(v.manifests as string)).toBe(true);
+    expect(isOneByte(v.note as string)).toBe(true);
+  });
+
+  it('a text with no wide character is read from a one-byte copy', () => {
+    // A two-byte slice of the text above that itself holds no wide character.
+    const part = text.slice(text.indexOf('name: cp-1'), text.indexOf('note:'));
+    expect(isOneByte(part)).toBe(false);
+    for (const s of stringsOf(readPlainYaml(part))) expect(isOneByte(s), s).toBe(true);
+    expect(narrowed(part)).toBe(part);
+    expect(isOneByte(narrowed(part))).toBe(true);
+    expect(narrowed('宿主机')).toBe('宿主机');
   });
 });

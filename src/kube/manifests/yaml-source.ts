@@ -14,7 +14,7 @@ import {
   type Document,
   type Node,
 } from 'yaml';
-import { readPlainYaml } from './plain-yaml.ts';
+import { narrowed, readPlainYaml } from './plain-yaml.ts';
 
 export interface Span {
   readonly line: number;
@@ -202,7 +202,8 @@ function parsePiece(text: string): ParsedPiece {
   const lc = new LineCounter();
   let all: Document.Parsed[];
   try {
-    const composed = composeBounded(text, lc);
+    // One byte a character when it can be, as the fast reader reads (plain-yaml.ts, `narrowed`).
+    const composed = composeBounded(narrowed(text), lc);
     if (!Array.isArray(composed)) {
       const at = composed.tooDeep;
       return {
