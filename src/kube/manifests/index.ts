@@ -16,6 +16,7 @@ import type { ClusterSettings, PodModel } from './types.ts';
 import { isRecord, parseStream } from './yaml-source.ts';
 
 export type { ClusterSettings, NodeInfo, PodModel, Taint } from './types.ts';
+export { sha256Text } from './sha256.ts';
 
 export interface ManifestModel {
   readonly services: ServiceModel[];
