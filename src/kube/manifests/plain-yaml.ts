@@ -350,7 +350,8 @@ class PlainReader {
     }
     if (n < 0) throw DECLINE;
     // Tabs, carriage returns and control characters were declined before reading (readPlainYaml).
-    const raw = s.slice(first, last);
+    // Narrowed before its lines are dedented: a one-byte subject makes a one-byte result.
+    const raw = this.slice(first, last);
     // Every line with content is indented by at least n, every empty one by at most n.
     const lines = raw.replace(dedent(n), '');
     if (folded && lines.startsWith('\n')) throw DECLINE;
@@ -358,8 +359,7 @@ class PlainReader {
     this.lines.length = this.i + 1;
     this.scan = p;
     const body = folded ? fold(lines.split('\n')) : lines;
-    const value = strip ? body : `${body}\n`;
-    return this.wide ? narrowed(value) : value;
+    return strip ? body : `${body}\n`;
   }
 
   /**
