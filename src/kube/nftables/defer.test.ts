@@ -9,6 +9,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseNftRuleset } from '../../engine/index.ts';
+import { applyLineEdits, lineEdit, type LineEdit } from '../../engine/testing/line-edits.ts';
 import { nftParseShape } from '../../engine/testing/ruleset-shape.ts';
 import { endpoint, input, service, slice } from '../proxier/fixtures/build.ts';
 import { generateNftablesRules, isPerServiceNftChain } from './index.ts';
@@ -93,24 +94,7 @@ const EXTRA = [
   '',
 ];
 
-type Edit =
-  | { op: 'delete' | 'dup' | 'crlf'; at: number }
-  | { op: 'swap'; at: number; to: number }
-  | { op: 'digit'; at: number; digit: number }
-  | { op: 'insert'; at: number; line: number; chain: number; other: number };
-
-const edit: fc.Arbitrary<Edit> = fc.oneof(
-  fc.record({ op: fc.constantFrom('delete', 'dup', 'crlf'), at: fc.nat() }),
-  fc.record({ op: fc.constant('swap'), at: fc.nat(), to: fc.nat() }),
-  fc.record({ op: fc.constant('digit'), at: fc.nat(), digit: fc.integer({ min: 0, max: 9 }) }),
-  fc.record({
-    op: fc.constant('insert'),
-    at: fc.nat(),
-    line: fc.nat(EXTRA.length - 1),
-    chain: fc.nat(),
-    other: fc.nat(),
-  }),
-) as fc.Arbitrary<Edit>;
+const edit = lineEdit(EXTRA.length);
 
 function perServiceChains(text: string): string[] {
   const out = new Set<string>();
@@ -119,31 +103,15 @@ function perServiceChains(text: string): string[] {
   return [...out];
 }
 
-function apply(text: string, edits: readonly Edit[]): string {
+function apply(text: string, edits: readonly LineEdit[]): string {
   const chains = perServiceChains(text);
-  const lines = text.split('\n');
-  for (const e of edits) {
-    const at = e.at % lines.length;
-    const line = lines[at] as string;
-    if (e.op === 'delete') lines.splice(at, 1);
-    else if (e.op === 'dup') lines.splice(at, 0, line);
-    else if (e.op === 'crlf') lines[at] = `${line}\r`;
-    else if (e.op === 'swap') {
-      const to = e.to % lines.length;
-      lines[at] = lines[to] as string;
-      lines[to] = line;
-    } else if (e.op === 'digit') lines[at] = line.replace(/\d/, String(e.digit));
-    else if (e.op === 'insert') {
-      const fam = text.includes('add table ip6 ') ? 'ip6' : 'ip';
-      const extra = (EXTRA[e.line] as string)
-        .replaceAll(' ip kube-proxy', ` ${fam} kube-proxy`)
-        .replaceAll('CHAIN', chains[e.chain % chains.length] as string)
-        .replaceAll('OTHER', chains[e.other % chains.length] as string);
-      lines.splice(at, 0, extra);
-    }
-    if (lines.length === 0) lines.push('');
-  }
-  return lines.join('\n');
+  const fam = text.includes('add table ip6 ') ? 'ip6' : 'ip';
+  return applyLineEdits(text, edits, (e) =>
+    (EXTRA[e.line] as string)
+      .replaceAll(' ip kube-proxy', ` ${fam} kube-proxy`)
+      .replaceAll('CHAIN', chains[e.chain % chains.length] as string)
+      .replaceAll('OTHER', chains[e.other % chains.length] as string),
+  );
 }
 
 function expectSameAsEager(text: string): void {

@@ -9,6 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { normaliseMark, setupToProxierInput, type Setup } from '../../conformance/setup.ts';
 import { parseRuleset } from '../../engine/index.ts';
 import { forgetPieces } from '../../engine/rules/pieces.ts';
+import { applyLineEdits, lineEdit, type LineEdit } from '../../engine/testing/line-edits.ts';
 import { parseShape } from '../../engine/testing/ruleset-shape.ts';
 import reference from './fixtures/reference-dump.json' with { type: 'json' };
 import { endpoint, input, service, slice } from './fixtures/build.ts';
@@ -79,37 +80,10 @@ const EXTRA = [
   ':KUBE-SERVICES - [0:0]',
 ];
 
-type Edit =
-  | { op: 'delete' | 'dup' | 'crlf'; at: number }
-  | { op: 'swap'; at: number; to: number }
-  | { op: 'digit'; at: number; digit: number }
-  | { op: 'insert'; at: number; line: number };
+const edit = lineEdit(EXTRA.length);
 
-const edit: fc.Arbitrary<Edit> = fc.oneof(
-  fc.record({ op: fc.constantFrom('delete', 'dup', 'crlf'), at: fc.nat() }),
-  fc.record({ op: fc.constant('swap'), at: fc.nat(), to: fc.nat() }),
-  fc.record({ op: fc.constant('digit'), at: fc.nat(), digit: fc.integer({ min: 0, max: 9 }) }),
-  fc.record({ op: fc.constant('insert'), at: fc.nat(), line: fc.nat(EXTRA.length - 1) }),
-) as fc.Arbitrary<Edit>;
-
-function apply(text: string, edits: readonly Edit[]): string {
-  const lines = text.split('\n');
-  for (const e of edits) {
-    const at = e.at % lines.length;
-    const line = lines[at] as string;
-    if (e.op === 'delete') lines.splice(at, 1);
-    else if (e.op === 'dup') lines.splice(at, 0, line);
-    else if (e.op === 'crlf') lines[at] = `${line}\r`;
-    else if (e.op === 'swap') {
-      const to = e.to % lines.length;
-      lines[at] = lines[to] as string;
-      lines[to] = line;
-    } else if (e.op === 'digit') lines[at] = line.replace(/\d/, String(e.digit));
-    else if (e.op === 'insert') lines.splice(at, 0, EXTRA[e.line] as string);
-    if (lines.length === 0) lines.push('');
-  }
-  return lines.join('\n');
-}
+const apply = (text: string, edits: readonly LineEdit[]): string =>
+  applyLineEdits(text, edits, (e) => EXTRA[e.line] as string);
 
 function expectSameAsFresh(text: string, family: 4 | 6): void {
   const fresh = parseShape(parseRuleset(text, { family }));
