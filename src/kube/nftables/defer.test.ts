@@ -11,49 +11,10 @@ import { describe, expect, it } from 'vitest';
 import { parseNftRuleset } from '../../engine/index.ts';
 import { applyLineEdits, lineEdit, type LineEdit } from '../../engine/testing/line-edits.ts';
 import { nftParseShape } from '../../engine/testing/ruleset-shape.ts';
-import { endpoint, input, service, slice } from '../proxier/fixtures/build.ts';
+import { mixedCluster } from '../proxier/fixtures/build.ts';
 import { generateNftablesRules, isPerServiceNftChain } from './index.ts';
 
-function clusterText(family: 4 | 6): string {
-  const ip = (k: number) => (family === 4 ? `10.1.${k >> 8}.${k & 255}` : `fd00:10::${k}`);
-  const vip = (k: number) => (family === 4 ? `172.30.0.${k}` : `fd00:30::${k}`);
-  const services = Array.from({ length: 12 }, (_, k) =>
-    service({
-      name: `svc-${k}`,
-      clusterIP: vip(k + 1),
-      type: k % 4 === 3 ? 'LoadBalancer' : k % 3 === 0 ? 'NodePort' : 'ClusterIP',
-      ports: [
-        {
-          name: 'http',
-          port: 80 + k,
-          protocol: k % 4 === 1 ? 'UDP' : 'TCP',
-          targetPort: 8080,
-          nodePort: k % 3 === 0 || k % 4 === 3 ? 30000 + k : null,
-        },
-      ],
-      ...(k % 4 === 3
-        ? {
-            loadBalancerIngress: [{ ip: family === 4 ? `192.0.2.${k}` : `2001:db8:2::${k}` }],
-            loadBalancerSourceRanges:
-              k === 7 ? [family === 4 ? '198.51.100.0/24' : '2001:db8:5::/48'] : [],
-          }
-        : {}),
-      externalTrafficPolicy: k % 6 === 0 ? 'Local' : 'Cluster',
-      internalTrafficPolicy: k === 10 ? 'Local' : 'Cluster',
-      sessionAffinity: k % 5 === 2 ? { type: 'ClientIP', timeoutSeconds: 300 } : { type: 'None' },
-    }),
-  );
-  const slices = services.map((s, k) =>
-    slice(
-      s,
-      Array.from({ length: k % 4 }, (_, e) =>
-        endpoint(ip(16 * k + e + 1), { nodeName: e % 2 ? 'node-a' : 'node-b' }),
-      ),
-      8080,
-    ),
-  );
-  return generateNftablesRules(input(services, slices, { ipFamily: family }));
-}
+const clusterText = (family: 4 | 6): string => generateNftablesRules(mixedCluster(family));
 
 const texts: [string, string][] = [
   ['12 Services', clusterText(4)],

@@ -12,46 +12,15 @@ import { forgetPieces } from '../../engine/rules/pieces.ts';
 import { applyLineEdits, lineEdit, type LineEdit } from '../../engine/testing/line-edits.ts';
 import { parseShape } from '../../engine/testing/ruleset-shape.ts';
 import reference from './fixtures/reference-dump.json' with { type: 'json' };
-import { endpoint, input, service, slice } from './fixtures/build.ts';
+import { mixedCluster } from './fixtures/build.ts';
 import { generateProxierRules, isPerServiceChain } from './index.ts';
 
 const referenceDump = generateProxierRules(
   setupToProxierInput(reference.setup as Setup, ['192.168.0.2'], 'IPv4'),
 ).dump;
 
-/** Services with several endpoints (statistic), affinity (recent), NodePorts, Local policy. */
-function clusterDump(family: 4 | 6): string {
-  const ip = (k: number) => (family === 4 ? `10.1.${k >> 8}.${k & 255}` : `fd00:10::${k}`);
-  const vip = (k: number) => (family === 4 ? `172.30.0.${k}` : `fd00:30::${k}`);
-  const services = Array.from({ length: 12 }, (_, k) =>
-    service({
-      name: `svc-${k}`,
-      clusterIP: vip(k + 1),
-      type: k % 3 === 0 ? 'NodePort' : 'ClusterIP',
-      ports: [
-        {
-          name: 'http',
-          port: 80 + k,
-          protocol: k % 4 === 1 ? 'UDP' : 'TCP',
-          targetPort: 8080,
-          nodePort: k % 3 === 0 ? 30000 + k : null,
-        },
-      ],
-      externalTrafficPolicy: k % 6 === 0 ? 'Local' : 'Cluster',
-      sessionAffinity: k % 5 === 2 ? { type: 'ClientIP', timeoutSeconds: 300 } : { type: 'None' },
-    }),
-  );
-  const slices = services.map((s, k) =>
-    slice(
-      s,
-      Array.from({ length: k % 4 }, (_, e) =>
-        endpoint(ip(16 * k + e + 1), { nodeName: e % 2 ? 'node-a' : 'node-b' }),
-      ),
-      8080,
-    ),
-  );
-  return generateProxierRules(input(services, slices, { ipFamily: family })).dump;
-}
+/** The rules of twelve Services of every shape (LoadBalancers and Local policies too). */
+const clusterDump = (family: 4 | 6): string => generateProxierRules(mixedCluster(family)).dump;
 
 /** A line put in by an edit: other commands, comments, blank or indented lines, mistakes. */
 const EXTRA = [
