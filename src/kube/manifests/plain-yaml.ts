@@ -36,7 +36,10 @@ const decoder = new TextDecoder();
  * 5,000-Service scenario, every name read from them, the rules generated with those names (5.8
  * and 8.8 MB of iptables and nft text instead of 2.9 and 4.4). The copy (a UTF-8 round trip:
  * V8 keeps decoded text in one byte when it can) took 20 ms for those manifests; `hookpath run` on
- * them went from 2.4-3.9 s to 2.1-2.3 s and 40 MB less memory.
+ * them needs 26 MB less memory (240 instead of 266 MB); with the veth names' hashing (topology.ts),
+ * ~0.1 s less of its ~1.9 s.
+ * A text that is already one byte a character is copied too (JavaScript cannot tell): 24 ms over
+ * a 5,000-Service scenario's 10,000 pieces, paid only for pieces not read before.
  */
 export function narrowed(text: string): string {
   return WIDE.test(text) ? text : oneByte(text);
