@@ -87,7 +87,8 @@ const word = fc.oneof(
     'abc',
     '',
   ),
-  fc.string({ unit: 'grapheme', maxLength: 12 }),
+  // Not `-` either: read from the worker's stdin, it waited forever (a CI run hung 80 min on it).
+  fc.string({ unit: 'grapheme', maxLength: 12 }).filter((w) => w !== '-'),
 );
 
 describe('command line fuzzing', () => {
