@@ -56,7 +56,12 @@ export function readInput(path: string, what: string, limit: number): string {
       try {
         n = readSync(fd, buf, 0, buf.length, null);
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'EAGAIN') continue;
+        // A non-blocking stdin (a pipe another Node process set up) says EAGAIN until data
+        // comes: wait, as a blocking read would, instead of spinning a core at 100 %.
+        if ((e as NodeJS.ErrnoException).code === 'EAGAIN') {
+          pause(EAGAIN_WAIT_MS);
+          continue;
+        }
         throw new UsageError(`${label}: ${reason(e)} (${what})`);
       }
       if (n === 0) break;
@@ -72,6 +77,15 @@ export function readInput(path: string, what: string, limit: number): string {
   } finally {
     if (path !== '-') closeSync(fd);
   }
+}
+
+/** How long a read of a non-blocking stdin waits before it tries again. */
+const EAGAIN_WAIT_MS = 10;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/** Blocks this thread for `ms` milliseconds without using the CPU (the CLI is synchronous). */
+function pause(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
 }
 
 function reason(e: unknown): string {
