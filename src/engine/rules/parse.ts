@@ -20,7 +20,7 @@ import {
   type PieceRecord,
   type RuleItem,
 } from './pieces.ts';
-import { LineTokens } from './tokenize.ts';
+import { LineTokens, PlainSpans } from './tokenize.ts';
 import { BUILTIN_CHAINS, TABLES, type Diagnostic, type Ruleset, type TableName } from './types.ts';
 import { sketchHasProblems, validateTable } from './validate.ts';
 
@@ -67,9 +67,11 @@ class RulesetReader {
   private table: TableRec | null = null;
   private pendingComments: string[] = [];
   private readonly tk = new LineTokens(IPTABLES_WORDS);
+  private readonly plainSpans: PlainSpans;
   private lineNo = 0;
-  /** Where the line being read starts in the text. */
+  /** Where the line being read starts and ends in the text. */
   private lineStart = 0;
+  private lineEnd = 0;
   /** Where the rule being compiled goes; one object reused for every rule. */
   private readonly place: Mutable<RulePlace>;
   /** While a piece is recorded: what its line did, when it can be replayed (pieces.ts). */
@@ -90,6 +92,7 @@ class RulesetReader {
     private readonly defer: ((chain: string) => boolean) | null = null,
   ) {
     this.ruleset = emptyRuleset(family);
+    this.plainSpans = new PlainSpans(source);
     const table = new TableRec('filter', 0, family, source);
     this.place = {
       table,
@@ -116,6 +119,7 @@ class RulesetReader {
   line(raw: string, lineNo: number, start: number): void {
     this.lineNo = lineNo;
     this.lineStart = start;
+    this.lineEnd = start + raw.length;
     // A line that starts and ends with a printable ASCII character has nothing to trim: no
     // call to trim (the usual line of a dump).
     const c0 = raw.charCodeAt(0);
@@ -271,7 +275,8 @@ class RulesetReader {
   /** `:NAME POLICY [packets:bytes]` */
   private chainLine(table: TableRec, trimmed: string, indent: number): void {
     const tk = this.tk;
-    if (!tk.read(trimmed.slice(1)) || tk.count === 0) {
+    const plain = this.plainSpans.plain(this.lineStart, this.lineEnd);
+    if (!tk.read(trimmed.slice(1), plain) || tk.count === 0) {
       this.error(indent + 1, 'chain line needs a name', 'For example :KUBE-SERVICES - [0:0]');
       return;
     }
@@ -370,7 +375,8 @@ class RulesetReader {
   /** `-A`, `-I`, `-N`, `-F`, `-X`, `-P`, possibly after `[packets:bytes]` counters. */
   private command(table: TableRec, raw: string): void {
     const tk = this.tk;
-    if (!tk.read(raw)) {
+    const start = this.lineStart;
+    if (!tk.read(raw, this.plainSpans.plain(start, start + raw.length))) {
       const e = tk.error as { column: number; message: string };
       this.error(e.column, e.message, 'Close the quote with a matching ".');
       return;
