@@ -110,10 +110,14 @@ export class Interner {
     const slot = len * 128 + c0;
     const last = line.charCodeAt(end - 1);
     const stop = this.starts[slot + 1] as number;
+    // The characters between the first and the last compared here: a call to startsWith per
+    // word cost more than the loop (the words are short).
     for (let k = this.starts[slot] as number; k < stop; k++) {
       if (this.lasts[k] !== last) continue;
       const w = this.words[k] as string;
-      if (line.startsWith(w, start)) return w;
+      let j = 1;
+      while (j < len - 1 && w.charCodeAt(j) === line.charCodeAt(start + j)) j++;
+      if (j >= len - 1) return w;
     }
     return null;
   }

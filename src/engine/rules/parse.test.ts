@@ -136,6 +136,17 @@ describe('parse errors say where and what to do', () => {
     expect(e?.message).toContain("chain 'NOPE' does not exist");
   });
 
+  it('a rule in a chain deleted by the line before, or declared in another table', () => {
+    const text =
+      '*filter\n:X - [0:0]\n-A X -j ACCEPT\n-F X\n-X X\n-A X -j DROP\nCOMMIT\n' +
+      '*nat\n-A X -j RETURN\nCOMMIT\n';
+    const errors = errorsOf(text);
+    expect(errors.map((e) => [e.line, e.message])).toEqual([
+      [6, "chain 'X' does not exist in table filter"],
+      [9, "chain 'X' does not exist in table nat"],
+    ]);
+  });
+
   it('-I at rule number 0, which iptables refuses (rule numbers start at 1)', () => {
     const text = '*filter\n:X - [0:0]\n-I X 0 -j ACCEPT\n-A X -j DROP\nCOMMIT\n';
     const [e] = errorsOf(text);

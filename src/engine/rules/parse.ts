@@ -72,6 +72,9 @@ class RulesetReader {
   /** Where the line being read starts and ends in the text. */
   private lineStart = 0;
   private lineEnd = 0;
+  /** The chain the last command named, in its table (namedChain); null after a -X. */
+  private lastChain: ChainRec | null = null;
+  private lastChainTable: TableRec | null = null;
   /** Where the rule being compiled goes; one object reused for every rule. */
   private readonly place: Mutable<RulePlace>;
   /** While a piece is recorded: what its line did, when it can be replayed (pieces.ts). */
@@ -160,7 +163,7 @@ class RulesetReader {
     if (raw.charCodeAt(0) !== 45 || raw.charCodeAt(1) !== 65 || raw.charCodeAt(2) !== 32)
       return false;
     const sp = raw.indexOf(' ', 3);
-    const chain = table.chains.get(sp < 0 ? raw.slice(3) : raw.slice(3, sp));
+    const chain = this.namedChain(table, sp < 0 ? raw.slice(3) : raw.slice(3, sp));
     if (!chain || !this.defers(chain)) return false;
     if (chain.deferred === null) {
       chain.deferred = [];
@@ -360,7 +363,7 @@ class RulesetReader {
       return null;
     }
     const name = tk.words[k] as string;
-    const chain = table.chains.get(name);
+    const chain = this.namedChain(table, name);
     if (!chain) {
       this.error(
         tk.cols[k] as number,
@@ -368,6 +371,22 @@ class RulesetReader {
         `Declare it first with a line ':${name} - [0:0]'.`,
       );
       return null;
+    }
+    return chain;
+  }
+
+  /**
+   * The table's chain of this name. The chain of the line before is remembered: iptables-save
+   * writes a chain's rules together, and looking a word sliced from the line up in the Map
+   * (hashing it, comparing it) cost more than comparing it with one name.
+   */
+  private namedChain(table: TableRec, name: string): ChainRec | undefined {
+    const last = this.lastChain;
+    if (last !== null && this.lastChainTable === table && last.name === name) return last;
+    const chain = table.chains.get(name);
+    if (chain !== undefined) {
+      this.lastChain = chain;
+      this.lastChainTable = table;
     }
     return chain;
   }
@@ -632,6 +651,7 @@ class RulesetReader {
       return;
     }
     table.deleteChain(ch);
+    this.lastChain = null;
   }
 
   private policy(table: TableRec, k0: number): void {
