@@ -212,6 +212,37 @@ describe('parse errors say where and what to do', () => {
     expect(e?.line).toBe(5);
   });
 
+  it('each rule with a hook-bound target is checked against the hooks its chain is reached from', () => {
+    // Runs of one target and changes between targets, in chains reached from different hooks.
+    const errs = errorsOf(
+      [
+        '*nat',
+        ':PREROUTING ACCEPT [0:0]',
+        ':POSTROUTING ACCEPT [0:0]',
+        ':X - [0:0]',
+        ':Y - [0:0]',
+        '-A PREROUTING -j Y',
+        '-A POSTROUTING -j X',
+        '-A X -j DNAT --to-destination 1.2.3.4',
+        '-A X -j DNAT --to-destination 1.2.3.5',
+        '-A X -j SNAT --to-source 1.2.3.6',
+        '-A X -j DNAT --to-destination 1.2.3.7',
+        '-A Y -j SNAT --to-source 1.2.3.8',
+        '-A Y -j DNAT --to-destination 1.2.3.9',
+        '-A Y -j MASQUERADE',
+        'COMMIT',
+        '',
+      ].join('\n'),
+    );
+    expect(errs.map((e) => `${e.line} ${e.message}`)).toEqual([
+      '8 DNAT is only valid in PREROUTING/OUTPUT, but chain X is reached from POSTROUTING',
+      '9 DNAT is only valid in PREROUTING/OUTPUT, but chain X is reached from POSTROUTING',
+      '11 DNAT is only valid in PREROUTING/OUTPUT, but chain X is reached from POSTROUTING',
+      '12 SNAT is only valid in POSTROUTING/INPUT, but chain Y is reached from PREROUTING',
+      '14 MASQUERADE is only valid in POSTROUTING, but chain Y is reached from PREROUTING',
+    ]);
+  });
+
   it('unquoted multi-word comments (kube-proxy test fixtures) load with a warning', () => {
     const r = parseRuleset(
       '*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -m comment --comment kubernetes health check -j ACCEPT\nCOMMIT\n',

@@ -112,34 +112,50 @@ interface Graph {
   readonly start: Int32Array;
   readonly to: Int32Array;
   readonly rules: readonly Rule[];
-  /** Each chain's rules, as the graph was made from them. */
-  readonly rulesOf: RulesOf;
+  /** The rules with an extension target (the ones checkHooks looks at), and their chains. */
+  readonly targeted: readonly Rule[];
+  readonly targetedChain: readonly number[];
 }
 
-/** Chains are numbered by `id` (table.ts, when the table was closed). */
+/**
+ * Chains are numbered by `id` (table.ts, when the table was closed). One pass over the rules: the
+ * rule objects are scattered over the heap, and each pass that read their targets cost about a
+ * microsecond a rule on a 130k-rule table (three passes were a tenth of its parse).
+ */
 function jumpGraph(chains: readonly ChainRec[], rulesOf: RulesOf): Graph {
-  const start = new Int32Array(chains.length + 1);
-  let edges = 0;
-  for (const chain of chains)
-    for (const r of rulesOf(chain))
-      if (r.target.kind === 'jump' || r.target.kind === 'goto') edges++;
-  const to = new Int32Array(edges);
-  const rules: Rule[] = new Array<Rule>(edges);
+  const n = chains.length;
+  const start = new Int32Array(n + 1);
+  let to = new Int32Array(1024);
+  const rules: Rule[] = [];
+  const targeted: Rule[] = [];
+  const targetedChain: number[] = [];
   let e = 0;
-  chains.forEach((chain, i) => {
+  for (let i = 0; i < n; i++) {
     start[i] = e;
-    for (const r of rulesOf(chain)) {
+    const list = rulesOf(chains[i] as ChainRec);
+    for (let k = 0; k < list.length; k++) {
+      const r = list[k] as Rule;
       const op = r.target;
-      if (op.kind !== 'jump' && op.kind !== 'goto') continue;
-      // A chain deleted with -X after the jump was read is no longer in the table.
-      const id = (op.chain as ChainRec).id;
-      if (id < 0) continue;
-      to[e] = id;
-      rules[e++] = r;
+      const kind = op.kind;
+      if (kind === 'jump' || kind === 'goto') {
+        // A chain deleted with -X after the jump was read is no longer in the table.
+        const id = (op.chain as ChainRec).id;
+        if (id < 0) continue;
+        if (e === to.length) {
+          const bigger = new Int32Array(e * 2);
+          bigger.set(to);
+          to = bigger;
+        }
+        to[e++] = id;
+        rules.push(r);
+      } else if (kind !== 'none' && r.targetName !== null) {
+        targeted.push(r);
+        targetedChain.push(i);
+      }
     }
-  });
-  start[chains.length] = e;
-  return { chains, start, to: to.subarray(0, e), rules, rulesOf };
+  }
+  start[n] = e;
+  return { chains, start, to: to.subarray(0, e), rules, targeted, targetedChain };
 }
 
 function checkGraph(table: TableRec, g: Graph): Diagnostic[] {
@@ -205,9 +221,10 @@ function checkLoops(g: Graph): Diagnostic[] {
   const n = g.chains.length;
   const color = new Uint8Array(n); // 0 new, 1 on the current path, 2 done
   const next = new Int32Array(n); // next edge to look at, per chain on the path
+  const path: number[] = [];
   for (let root = 0; root < n; root++) {
     if (color[root]) continue;
-    const path: number[] = [root];
+    path.push(root);
     color[root] = 1;
     next[root] = g.start[root] as number;
     while (path.length) {
@@ -259,27 +276,36 @@ function checkHooks(table: TableRec, g: Graph): Diagnostic[] {
     }
   });
   const out: Diagnostic[] = [];
-  g.chains.forEach((chain, i) => {
-    const m = mask[i] as number;
-    if (!m) return;
-    for (const rule of g.rulesOf(chain as ChainRec)) {
-      const op = rule.target.kind;
-      // Only extension targets have hook restrictions; jumps and plain verdicts have none.
-      if (op === 'jump' || op === 'goto' || op === 'none' || rule.targetName === null) continue;
-      const hooks = lookupTarget(rule.targetName)?.place?.hooks;
-      if (!hooks) continue;
-      const bad = hooksOfTable.filter((h, bit) => m & (1 << bit) && !hooks.includes(h));
-      if (bad.length) {
-        out.push(
-          err(
-            rule,
-            rule.targetColumn,
-            `${rule.targetName} is only valid in ${hooks.join('/')}, but chain ${chain.name} is reached from ${bad.join('/')}`,
-            `Move the rule to a chain used only from ${hooks.join(' or ')}.`,
-          ),
-        );
-      }
+  // Targets come in runs (a dump's DNAT rules): the last name's hooks are kept.
+  let lastName: string | null = null;
+  let lastHooks: readonly string[] | undefined;
+  for (let k = 0; k < g.targeted.length; k++) {
+    const chain = g.targetedChain[k] as number;
+    const m = mask[chain] as number;
+    if (!m) continue;
+    const rule = g.targeted[k] as Rule;
+    const name = rule.targetName as string;
+    if (name !== lastName) {
+      lastName = name;
+      lastHooks = lookupTarget(name)?.place?.hooks;
     }
-  });
+    const hooks = lastHooks;
+    if (!hooks) continue;
+    let bad: string[] | null = null;
+    for (let bit = 0; bit < hooksOfTable.length; bit++) {
+      const h = hooksOfTable[bit] as string;
+      if (m & (1 << bit) && !hooks.includes(h)) (bad ??= []).push(h);
+    }
+    if (bad) {
+      out.push(
+        err(
+          rule,
+          rule.targetColumn,
+          `${name} is only valid in ${hooks.join('/')}, but chain ${(g.chains[chain] as Chain).name} is reached from ${bad.join('/')}`,
+          `Move the rule to a chain used only from ${hooks.join(' or ')}.`,
+        ),
+      );
+    }
+  }
   return out;
 }
