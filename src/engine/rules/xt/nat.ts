@@ -9,15 +9,17 @@ import type { PortRange } from '../target-op.ts';
 import { parsePortRange } from '../values.ts';
 
 /**
+ * As iptables 1.8.9 checks it: the protocol number only (`! -p tcp` passes), and ICMP (its echo
+ * id is NAT's "port") is accepted though the message does not say so.
+ */
+const PORT_PROTOCOLS = new Set(['tcp', 'udp', 'sctp', 'dccp', 'icmp', '6', '17', '132', '33', '1']);
+
+/**
  * NAT to a port needs a protocol with ports: iptables-restore refuses the rule otherwise
  * ("Need TCP, UDP, SCTP or DCCP with port specification", libxt_DNAT.c; seen with 1.8.9).
  */
 function needPortProtocol(cx: CompileCx, column: number, target: string): void {
-  // As iptables 1.8.9 checks it: the protocol number only (`! -p tcp` passes), and ICMP (its
-  // echo id is NAT's "port") is accepted though the message does not say so.
-  const ok = cx.protos.some((p) =>
-    ['tcp', 'udp', 'sctp', 'dccp', 'icmp', '6', '17', '132', '33', '1'].includes(p.value),
-  );
+  const ok = cx.protos.some((p) => PORT_PROTOCOLS.has(p.value));
   if (!ok) {
     fail(
       column,
@@ -52,8 +54,9 @@ function parseNatTo(
       return fail(column, `'${text}' is not an address[:port]`, 'For example 10.244.1.5:80.');
     ip = first;
   }
-  const ports = portText === null ? null : parsePortRange(portText.replace('-', ':'), column);
-  return { ip, ports };
+  if (portText === null) return { ip, ports: null };
+  const dash = portText.indexOf('-');
+  return { ip, ports: parsePortRange(dash < 0 ? portText : portText.replace('-', ':'), column) };
 }
 
 export const DNAT: TargetExtension = {
