@@ -376,9 +376,10 @@ class RulesetReader {
   }
 
   /**
-   * The table's chain of this name. The chain of the line before is remembered: iptables-save
-   * writes a chain's rules together, and looking a word sliced from the line up in the Map
-   * (hashing it, comparing it) cost more than comparing it with one name.
+   * The table's chain of this name. The chain of the line before is remembered: consecutive lines
+   * mostly name the same chain (iptables-save writes a chain's rules together, kube-proxy a
+   * chain's few rules in a row), and looking a word sliced from the line up in the Map (hashing
+   * it, comparing it) cost more than comparing it with one name.
    */
   private namedChain(table: TableRec, name: string): ChainRec | undefined {
     const last = this.lastChain;
