@@ -33,8 +33,8 @@ export const UI_EN = {
   'editor.tabMoves': 'Tab moves focus · {key} toggles Tab indenting',
   'editor.tabIndents': 'Tab indents · {key} makes Tab move focus again',
   'editor.tooLong':
-    'These manifests are {lines} lines ({size}): too long for the plain editor, which would freeze the page at every keystroke. The lab still simulates them.',
-  'editor.tooLongLoading': 'Loading the editor for these {lines} lines ({size})…',
+    'These manifests are {size}: too long for the plain editor, which would freeze the page at every keystroke. The lab still simulates them.',
+  'editor.tooLongLoading': 'Loading the editor for these {size} of manifests…',
   'editor.openFull': 'Edit in the full editor',
   'editor.download': 'Download the manifests',
   'editor.preview': 'The first {lines} lines, read-only',

@@ -35,8 +35,8 @@ export const UI_ZH: Record<UiKey, string> = {
   'editor.tabMoves': 'Tab 键移动焦点 · {key} 切换为 Tab 缩进',
   'editor.tabIndents': 'Tab 键缩进 · {key} 恢复 Tab 移动焦点',
   'editor.tooLong':
-    '这些清单共 {lines} 行（{size}），对纯文本编辑器来说太长：每按一次键页面都会卡住。实验仍会模拟它们。',
-  'editor.tooLongLoading': '正在为这 {lines} 行（{size}）加载编辑器…',
+    '这些清单共 {size}，对纯文本编辑器来说太长：每按一次键页面都会卡住。实验仍会模拟它们。',
+  'editor.tooLongLoading': '正在为这 {size} 的清单加载编辑器…',
   'editor.openFull': '在完整编辑器中编辑',
   'editor.download': '下载清单',
   'editor.preview': '前 {lines} 行（只读）',
