@@ -182,9 +182,13 @@ for (const [services, replicas] of [
       `${services} Services x ${replicas} (${(text.length / 1e6).toFixed(2)} MB), load ${overload().toFixed(1)}x the cores: longest main-thread task during paste + simulation ${afterPaste.cpu} ms of CPU (${afterPaste.wall} ms of wall time at most; PerformanceObserver ${afterPaste.observed} ms), during 3 keystrokes in ${where} and their re-simulation ${afterKeys.cpu} ms of CPU (${afterKeys.wall} ms of wall time at most; PerformanceObserver ${afterKeys.observed} ms); goal ${GOAL_MS} ms\n  tasks over 50 ms during paste + simulation:\n    ${describeTasks(afterPaste.tasks)}\n  during the keystrokes and their re-simulation:\n    ${describeTasks(afterKeys.tasks)}`,
     );
     await lab.shot(`freeze-${services}x${replicas}`);
-    // The trace saw every long task the page saw (else its CPU figures would prove nothing).
+    // The trace saw every long task the page saw (else its CPU figures would prove nothing). The
+    // two clocks time the same task a few ms apart (observer 109 ms, trace 106 ms, once); a task
+    // the trace missed would be a long task against none or a short one.
     for (const m of [afterPaste, afterKeys])
-      expect(m.observed, 'a long task the trace does not have').toBeLessThanOrEqual(m.wall + 2);
+      expect(m.observed, 'a long task the trace does not have').toBeLessThanOrEqual(
+        Math.max(m.wall + 5, m.wall * 1.1),
+      );
     expect(afterPaste.cpu).toBeLessThanOrEqual(GOAL_MS);
     expect(afterKeys.cpu).toBeLessThanOrEqual(GOAL_MS);
   });

@@ -85,7 +85,7 @@ export function PathPicker() {
   };
 
   return (
-    <div className="path-picker" data-testid="path-picker">
+    <div className={big ? 'path-picker many' : 'path-picker'} data-testid="path-picker">
       <label>
         <span className="sr-only">{t('path.from')}</span>
         <select
