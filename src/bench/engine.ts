@@ -223,8 +223,11 @@ export function benchEngine(parseEntry: string): void {
     const runs = services >= 30000 ? 3 : services >= 10000 ? 5 : 9;
     const w = wholeProcess(parseEntry, file, runs, refProblem === null);
     if (services === 1000 && w.ref) ref1k.push(w.ref);
+    // Issue 13's whole-process goal is set at 10k and 30k Services; at 1k node's own start-up
+    // (~120 ms) is most of the reference's run, so the 1k goal is the in-process line below.
+    const goal = services >= 10000 ? 'goal <= 0.5x' : 'no goal (see the in-process line)';
     const ratio = w.ref
-      ? `   ratio ${(w.ours.median / w.ref.median).toFixed(2)}x (CPU ${(w.oursCpu / w.refCpu).toFixed(2)}x)   goal <= 0.5x`
+      ? `   ratio ${(w.ours.median / w.ref.median).toFixed(2)}x (CPU ${(w.oursCpu / w.refCpu).toFixed(2)}x)   ${goal}`
       : '';
     console.log(
       `${services.toLocaleString('en')} Services x ${ENDPOINTS} (${shaped.rules.toLocaleString('en')} rules, ${(shaped.text.length / 1048576).toFixed(1)} MB), whole process, ${runs} alternating runs: hookpath ${fmt(w.ours)} CPU ${ms(w.oursCpu)} ms${w.ref ? `   iptables-restore --test ${fmt(w.ref)} CPU ${ms(w.refCpu)} ms` : ''}${ratio}`,
