@@ -51,6 +51,25 @@ describe('the editor schema and the exercises', () => {
     expect(validate.errors?.length).toBeGreaterThan(0);
   });
 
+  it('accepts a List as kubectl get -o yaml prints it, and checks each item', () => {
+    const service = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web', namespace: 'default', uid: '6f0e4b1e', resourceVersion: '1234' },
+      spec: { clusterIP: '10.96.0.50', ports: [{ port: 80, protocol: 'TCP', targetPort: 8080 }] },
+      status: { loadBalancer: {} },
+    };
+    validate({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [service],
+      metadata: { resourceVersion: '' },
+    });
+    expect(validate.errors ?? []).toEqual([]);
+    validate({ apiVersion: 'v1', kind: 'List', items: [{ ...service, kind: 'Servce' }] });
+    expect(validate.errors?.map((e) => e.instancePath)).toContain('/items/0/kind');
+  });
+
   it('flags a misspelt NodeConfig field', () => {
     validate({
       apiVersion: 'lab.hookpath.io/v1',

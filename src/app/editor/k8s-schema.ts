@@ -1,6 +1,6 @@
 /**
  * A compact JSON Schema for the kinds the lab reads (Service, Deployment, Pod, DaemonSet,
- * EndpointSlice, Calico's HostEndpoint and GlobalNetworkPolicy): enough for completion, hovers
+ * EndpointSlice, Calico's HostEndpoint and GlobalNetworkPolicy, and a List of them): enough for completion, hovers
  * and early typos in monaco-yaml. The lab's own reader (src/kube/manifests) stays the judge; its
  * diagnostics are the markers that count.
  */
@@ -248,6 +248,7 @@ export const K8S_SCHEMA: Schema = {
         'NodeConfig',
         'HostEndpoint',
         'GlobalNetworkPolicy',
+        'List',
       ],
       description: 'The lab reads these kinds.',
     },
@@ -264,5 +265,16 @@ export const K8S_SCHEMA: Schema = {
     kind('NodeConfig', 'lab.hookpath.io/v1', nodeConfig),
     kind('HostEndpoint', 'projectcalico.org/v3', HOST_ENDPOINT_SPEC),
     kind('GlobalNetworkPolicy', 'projectcalico.org/v3', GLOBAL_NETWORK_POLICY_SPEC),
+    // What `kubectl get svc,deploy -o yaml` prints: the objects in `items`, each checked as one.
+    {
+      if: { properties: { kind: { const: 'List' } }, required: ['kind'] },
+      then: {
+        properties: {
+          apiVersion: { const: 'v1' },
+          items: { type: 'array', description: 'The objects of the list.', items: { $ref: '#' } },
+        },
+        required: ['items'],
+      },
+    },
   ],
 };

@@ -13,7 +13,7 @@ import { nameProblem } from './names.ts';
 import { Reader } from './reader.ts';
 import { allocate, readService, type ServiceDraft } from './services.ts';
 import type { ClusterSettings, PodModel } from './types.ts';
-import { isRecord, parseStream } from './yaml-source.ts';
+import { isRecord, parseStream, type SourceDoc } from './yaml-source.ts';
 
 export type { ClusterSettings, NodeInfo, PodModel, Taint } from './types.ts';
 export { sha256Text } from './sha256.ts';
@@ -51,9 +51,9 @@ export function readManifests(text: string, cluster: ClusterSettings): ManifestM
   const explicitSlices: EndpointSliceModel[] = [];
   const hostEndpoints: HostEndpointModel[] = [];
   const policies: GlobalNetworkPolicyModel[] = [];
-  const seen = new Map<string, number>();
-  for (const doc of stream.docs) {
-    const r = new Reader(doc, `document ${doc.index + 1}`, diagnostics);
+  const seen = new Map<string, string>();
+  for (const { doc, where } of objectDocs(stream.docs, diagnostics)) {
+    const r = new Reader(doc, where, diagnostics);
     if (!isRecord(doc.value)) {
       r.report(
         [],
@@ -84,12 +84,13 @@ export function readManifests(text: string, cluster: ClusterSettings): ManifestM
     const calicoKind = (CALICO_KINDS as readonly string[]).includes(kind);
     r.label = calicoKind ? `${kind} ${name}` : `${kind} ${namespace}/${name}`;
     const id = `${kind}/${namespace}/${name}`;
-    if (seen.has(id))
+    const before = seen.get(id);
+    if (before !== undefined)
       r.report(
         ['metadata', 'name'],
-        `${kind} ${namespace}/${name} is defined twice (documents ${(seen.get(id) ?? 0) + 1} and ${doc.index + 1})`,
+        `${kind} ${namespace}/${name} is defined twice (${before} and ${where})`,
       );
-    seen.set(id, doc.index);
+    seen.set(id, where);
     if (kind === 'Service') {
       drafts.push(readService(r, namespace, name, cluster));
     } else if (isWorkloadKind(kind)) {
@@ -131,6 +132,54 @@ export function readManifests(text: string, cluster: ClusterSettings): ManifestM
     diagnostics,
     hintNotes: generated.hintNotes,
   };
+}
+
+/** A manifest object: a document, or one item of a list document; `where` names it in messages. */
+interface ObjectDoc {
+  readonly doc: SourceDoc;
+  readonly where: string;
+}
+
+/** `kind: List` (what `kubectl get -o yaml` prints) or an API list kind such as `ServiceList`. */
+function isListKind(kind: unknown): kind is string {
+  return typeof kind === 'string' && kind.endsWith('List');
+}
+
+/**
+ * The objects of the stream: each document, and the items of a list document in its place, so
+ * the output of `kubectl get svc,deploy -o yaml` reads as the objects it lists. An item's
+ * problems are placed in the document (`items[2].spec.ports[0]`).
+ */
+function objectDocs(docs: readonly SourceDoc[], diagnostics: Diagnostic[]): ObjectDoc[] {
+  const out: ObjectDoc[] = [];
+  for (const doc of docs) {
+    const where = `document ${doc.index + 1}`;
+    const v = doc.value;
+    if (!isRecord(v) || !isListKind(v.kind) || (v.kind !== 'List' && !Array.isArray(v.items))) {
+      out.push({ doc, where });
+      continue;
+    }
+    if (!Array.isArray(v.items)) {
+      new Reader(doc, where, diagnostics).report(
+        v.items === undefined ? [] : ['items'],
+        'a List holds its objects in items, a list (items: [...])',
+      );
+      continue;
+    }
+    v.items.forEach((value: unknown, i) => {
+      const item: SourceDoc = {
+        index: doc.index,
+        value,
+        // Composed by `yaml` only when a position is first asked for, as the document's own.
+        get doc() {
+          return doc.doc;
+        },
+        span: (path, key) => doc.span(['items', i, ...path], key),
+      };
+      out.push({ doc: item, where: `${where}, items[${i}]` });
+    });
+  }
+  return out;
 }
 
 function readEndpointSlice(r: Reader, namespace: string): EndpointSliceModel | null {

@@ -136,6 +136,59 @@ describe('readManifests', () => {
     expect(errors(broken)[0]?.line).toBeGreaterThanOrEqual(4);
   });
 
+  it('reads the items of a List document, as kubectl get -o yaml prints them', () => {
+    const svc = `apiVersion: v1\nkind: Service\nmetadata: { name: web }\nspec:\n  selector: { app: nettest }\n  ports: [{ port: 80, targetPort: http }]\n`;
+    // kubectl's layout: items at the left margin, each object indented under its dash.
+    const item = (doc: string) =>
+      doc
+        .trimEnd()
+        .split('\n')
+        .map((l, i) => (i === 0 ? `- ${l}` : `  ${l}`))
+        .join('\n');
+    const list = `apiVersion: v1\nitems:\n${item(DEPLOY)}\n${item(svc)}\nkind: List\nmetadata:\n  resourceVersion: ""\n`;
+    const fromList = readManifests(list, CLUSTER);
+    const fromDocs = readManifests(`${DEPLOY}---\n${svc}`, CLUSTER);
+    expect(errors(fromList)).toEqual([]);
+    expect(fromList.services).toEqual(fromDocs.services);
+    expect(fromList.pods).toEqual(fromDocs.pods);
+    expect(fromList.endpointSlices).toEqual(fromDocs.endpointSlices);
+    // A problem in an item is placed in the list's text, and named by its object.
+    const bad = readManifests(list.replace('port: 80,', 'port: 70000,'), CLUSTER);
+    const e = errors(bad)[0];
+    expect(e).toMatchObject({
+      field: 'Service default/web: spec.ports[0].port',
+      message: '70000 is out of range 1..65535',
+    });
+    const lines = list.split('\n');
+    const line = lines.findIndex((l) => l.includes('port: 80,'));
+    expect([e?.line, e?.column]).toEqual([line + 1, (lines[line] ?? '').indexOf('80,') + 1]);
+  });
+
+  it('names a List item where its object has no name yet, and a List without items', () => {
+    const m = readManifests(
+      `kind: List\napiVersion: v1\nitems:\n  - apiVersion: v1\n    kind: Service\n    metadata: { name: a }\n    spec: { ports: [{ port: 80 }] }\n  - apiVersion: v1\n    metadata: { name: b }\n---\napiVersion: v1\nkind: Service\nmetadata: { name: a }\nspec: { ports: [{ port: 80 }] }\n`,
+      CLUSTER,
+    );
+    expect(errors(m).map((d) => [d.line, d.field, d.message])).toEqual([
+      [8, 'document 1, items[1]: ', 'kind is required (for example kind: Service)'],
+      [
+        13,
+        'Service default/a: metadata.name',
+        'Service default/a is defined twice (document 1, items[0] and document 2)',
+      ],
+    ]);
+    const empty = readManifests('apiVersion: v1\nkind: List\nitems: { a: 1 }\n', CLUSTER);
+    expect(errors(empty).map((d) => [d.line, d.message])).toEqual([
+      [3, 'a List holds its objects in items, a list (items: [...])'],
+    ]);
+    // A kind that only ends in "List" but lists nothing is an object of that kind.
+    const other = readManifests(
+      'apiVersion: v1\nkind: AllowList\nmetadata: { name: x }\n',
+      CLUSTER,
+    );
+    expect(other.diagnostics[0]?.message).toMatch(/does not model kind AllowList/);
+  });
+
   it('pods that fit no node stay pending, with the reason', () => {
     const m = readManifests(
       DEPLOY.replace(
