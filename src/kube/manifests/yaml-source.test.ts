@@ -85,6 +85,26 @@ describe('parsing a stream piece by piece', () => {
     expect(Object.isFrozen(parseStream(b).docs[0]?.value)).toBe(true);
   });
 
+  it('reports a repeated key where yaml does, in block and flow maps, the key compared by value', () => {
+    // A tab after a colon: the fast reader leaves these to `yaml`.
+    const text =
+      'a:\t1\nb: { x: 1, y: 2, x: 3 }\n"a": 2\n1: one\n"1": string one\n.nan: 1\n.nan: 2\n';
+    expect(pieces(text)).toEqual(whole(text));
+    expect(parseStream(text).problems.map((p) => [p.span.line, p.span.column, p.message])).toEqual([
+      [2, 18, 'Map keys must be unique'],
+      [3, 1, 'Map keys must be unique'],
+    ]);
+  });
+
+  it('checks the keys of a 50,000-key map in linear time', () => {
+    const keys = Array.from({ length: 50_000 }, (_, i) => `k${i}:\tv`);
+    // yaml's own check compared each key with all before it: 46 s here, past the test's limit.
+    const s = parseStream(`${keys.join('\n')}\nk7:\tagain\n`);
+    expect(s.problems.map((p) => [p.span.line, p.message])).toEqual([
+      [50_001, 'Map keys must be unique'],
+    ]);
+  });
+
   it('reads a !!binary value (a Uint8Array, which cannot be frozen) without throwing', () => {
     const s = parseStream('kind: !!binary aGVsbG8=\nmetadata: { name: web }\n');
     expect(s.docs[0]?.value).toMatchObject({ metadata: { name: 'web' } });
