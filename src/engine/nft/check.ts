@@ -204,37 +204,63 @@ function checkLoops(table: NftTable, out: Diagnostic[], pending: readonly Pendin
     pending.find((p) => p.kind === 'chain' && p.table === table && p.name === name)?.tok ??
     (sketched(table, name) ? chainTok(table, name) : undefined);
   let reported = false;
-  const visit = (c: number, path: number[]): number => {
-    const s = state[c];
-    if (s === 2) return depth[c] as number;
-    if (s === 1) {
-      if (!reported) {
-        reported = true;
-        const name = names[c] as string;
-        const tok = tokOf(name);
-        const loop = [...path.slice(path.indexOf(c)), c].map((i) => names[i]).join(' -> ');
-        if (tok)
-          err(
-            out,
-            tok,
-            `jump loop: ${loop}`,
-            'the kernel refuses rulesets where a chain reaches itself',
-          );
+  const loopAt = (c: number, path: readonly number[]): void => {
+    if (reported) return;
+    reported = true;
+    const tok = tokOf(names[c] as string);
+    const loop = [...path.slice(path.indexOf(c)), c].map((i) => names[i]).join(' -> ');
+    if (tok)
+      err(
+        out,
+        tok,
+        `jump loop: ${loop}`,
+        'the kernel refuses rulesets where a chain reaches itself',
+      );
+  };
+  // The chains being visited (the path), each with its next edge and the deepest path below it
+  // so far: an explicit stack, as a ruleset may chain 20,000 jumps, past the call stack.
+  const path: number[] = [];
+  const edge: number[] = [];
+  const below: number[] = [];
+  const visit = (root: number): number => {
+    if (state[root] === 2) return depth[root] as number;
+    state[root] = 1;
+    path.push(root);
+    edge.push(0);
+    below.push(0);
+    while (path.length > 0) {
+      const top = path.length - 1;
+      const c = path[top] as number;
+      const next = to[c] as readonly number[];
+      const k = edge[top] as number;
+      if (k < next.length) {
+        edge[top] = k + 1;
+        const n = next[k] as number;
+        if (state[n] === 0) {
+          state[n] = 1;
+          path.push(n);
+          edge.push(0);
+          below.push(0);
+          continue;
+        }
+        // Done: its depth; on the path: a back edge, a loop (reported once), depth 0 beyond it.
+        if (state[n] === 1) loopAt(n, path);
+        const d = state[n] === 2 ? (depth[n] as number) : 0;
+        below[top] = Math.max(below[top] as number, 1 + d);
+        continue;
       }
-      return 0;
+      path.pop();
+      edge.pop();
+      const d = below.pop() as number;
+      state[c] = 2;
+      depth[c] = d;
+      if (path.length > 0) below[top - 1] = Math.max(below[top - 1] as number, 1 + d);
     }
-    state[c] = 1;
-    path.push(c);
-    let d = 0;
-    for (const n of to[c] as readonly number[]) d = Math.max(d, 1 + visit(n, path));
-    path.pop();
-    state[c] = 2;
-    depth[c] = d;
-    return d;
+    return depth[root] as number;
   };
   let c = 0;
   for (const ch of table.chains.values()) {
-    const d = visit(c++, []);
+    const d = visit(c++);
     if (ch.base && d > JUMP_STACK_SIZE) {
       const tok = { line: ch.line, column: ch.column } as Token;
       err(

@@ -166,6 +166,27 @@ describe('what is wrong, and where', () => {
     expect(e[0]?.message).toMatch(/^jump loop: /);
   });
 
+  it('a loop past a long path, and 20,000 chains jumping in a line, without a stack overflow', () => {
+    const loop = errors(`table ip t {
+  chain a { jump b ; }
+  chain b { jump c ; jump d ; }
+  chain c { accept ; }
+  chain d { jump b ; }
+}`);
+    expect(loop.map((x) => x.message)).toEqual(['jump loop: b -> d -> b']);
+    const n = 20_000;
+    const chains = Array.from(
+      { length: n },
+      (_, i) => `  chain c${i} { ${i < n - 1 ? `jump c${i + 1}` : 'accept'} ; }`,
+    );
+    const deep = errors(
+      `table ip t {\n${chains.join('\n')}\n  chain in { type filter hook input priority 0 ; jump c0 ; }\n}\n`,
+    );
+    expect(deep.map((x) => [x.line, x.message])).toEqual([
+      [n + 2, `chains reached from in nest ${n} levels deep; the kernel allows 16`],
+    ]);
+  });
+
   it('a prefix element in a set without flags interval', () => {
     expect(
       errors(
