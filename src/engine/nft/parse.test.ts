@@ -92,6 +92,21 @@ add rule inet f input tcp dport 80 accept
     ]);
   });
 
+  it('numbers the rules by their place once the text is read, after inserts and deletes', () => {
+    const inserts = Array.from(
+      { length: 3 },
+      (_, i) => `insert rule inet f input tcp dport ${i} drop`,
+    );
+    const rs = parseNftRuleset(`${base}${inserts.join('\n')}\ndelete rule inet f input handle 2\n`);
+    const rules = rs.ruleset.tables[0]?.chains.get('input')?.rules ?? [];
+    expect(rules.map((r) => `${r.index} ${r.text}`)).toEqual([
+      '1 tcp dport 2 drop',
+      '2 tcp dport 1 drop',
+      '3 tcp dport 0 drop',
+      '4 tcp dport 80 accept',
+    ]);
+  });
+
   it('replace, delete by handle, flush chain, delete element', () => {
     const rs = parseNftRuleset(`${base}replace rule inet f input handle 2 tcp dport 2222 accept
 delete rule inet f input handle 3
