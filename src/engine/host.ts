@@ -357,6 +357,13 @@ function connectedRoutes(ifaces: ReadonlyMap<string, Iface>, local: Map<string, 
 }
 
 /** The spec's own routes (`ip route add ...`), checked, with their `ip route` text. */
+/**
+ * Routes by the spec they were compiled from. A route is read from its spec alone (an interface
+ * it names is checked against each host apart), and cluster builders share one spec among many
+ * hosts: a routed CNI gives each of N nodes a route to each other node's pods.
+ */
+const compiledRoutes = new WeakMap<RouteSpec, Route>();
+
 function staticRoutes(
   spec: HostSpec,
   ifaces: ReadonlyMap<string, Iface>,
@@ -364,6 +371,11 @@ function staticRoutes(
 ): Route[] {
   const routes: Route[] = [];
   (spec.routes ?? []).forEach((r, i) => {
+    const known = compiledRoutes.get(r);
+    if (known && (r.dev === undefined || ifaces.has(r.dev))) {
+      routes.push(known);
+      return;
+    }
     const field = `routes[${i}]`;
     const dst = r.to === 'default' ? parseCidr('0.0.0.0/0') : parseCidr(r.to);
     if (!dst) {
@@ -400,7 +412,7 @@ function staticRoutes(
       text += ` nexthop via ${h.via}${h.dev ? ` dev ${h.dev}` : ''} weight ${h.weight}`;
     if (r.src) text += ` src ${r.src}`;
     if (r.metric) text += ` metric ${r.metric}`;
-    routes.push({
+    const route: Route = {
       dst,
       dev: r.dev ?? null,
       via: r.via ?? null,
@@ -411,7 +423,10 @@ function staticRoutes(
       nexthops: hops,
       text,
       connected: false,
-    });
+    };
+    // Only a route without problems: a bad next hop is reported for every host that has it.
+    if (!hops.some((h) => parseIPv4(h.via) === null)) compiledRoutes.set(r, route);
+    routes.push(route);
   });
   return routes;
 }

@@ -166,3 +166,33 @@ describe("generated hosts (a cluster's pods) are built when a packet reaches the
     expect(network?.hosts.get('pod')?.config.ifaces.get('eth0')?.segment).toBe('p');
   });
 });
+
+describe('a route spec shared by several hosts (a cluster builder shares them)', () => {
+  it('routes each host alike, and a device one host lacks is still its own problem', () => {
+    const shared: RouteSpec = { to: '10.9.0.0/24', via: '10.0.1.1' };
+    const viaDev: RouteSpec = { to: '10.8.0.0/24', dev: 'eth1' };
+    const host = (name: string, ip: string, ifaces: string[]) => ({
+      name,
+      interfaces: ifaces.map((n, k) => ({
+        name: n,
+        addresses: [`10.0.${k + 1}.${ip}/24`],
+        segment: `s${k}`,
+      })),
+      routes: [shared, viaDev],
+    });
+    const good = buildNetwork({
+      hosts: [host('a', '10', ['eth0', 'eth1']), host('b', '11', ['eth0', 'eth1'])],
+    });
+    expect(good.problems).toEqual([]);
+    for (const h of ['a', 'b'])
+      expect(good.network?.hosts.get(h)?.config.routes.map((r) => r.text)).toEqual(
+        expect.arrayContaining(['10.9.0.0/24 via 10.0.1.1', '10.8.0.0/24 dev eth1']),
+      );
+    const bad = buildNetwork({
+      hosts: [host('a', '10', ['eth0', 'eth1']), host('c', '12', ['eth0'])],
+    });
+    expect(bad.problems.map((p) => [p.source, p.field, p.message])).toEqual([
+      ['c', 'routes[1].dev', 'no interface named eth1'],
+    ]);
+  });
+});
