@@ -770,15 +770,18 @@ class ClusterBuild {
     });
   }
 
-  /** The LAN's links (every pair of its members), the ARP owners of L2 VIPs, and the result. */
+  /**
+   * The LAN's links, the ARP owners of L2 VIPs, and the result. The diagram draws a segment as a
+   * bus of the members its links name, so the LAN is its first member linked to each other one:
+   * every pair of members was N(N-1)/2 links, 2 million (hundreds of MB sent to the page) at
+   * 2,000 nodes.
+   */
   finish(): BuiltCluster {
     const { spec, lanMembers, links } = this;
-    for (let i = 0; i < lanMembers.length; i++) {
-      for (let j = i + 1; j < lanMembers.length; j++) {
-        const a = lanMembers[i] as { host: string; iface: string };
-        const b = lanMembers[j] as { host: string; iface: string };
-        links.push({ a: a.host, aIf: a.iface, b: b.host, bIf: b.iface, segment: 'lan' });
-      }
+    const hub = lanMembers[0];
+    for (let j = 1; hub && j < lanMembers.length; j++) {
+      const b = lanMembers[j] as { host: string; iface: string };
+      links.push({ a: hub.host, aIf: hub.iface, b: b.host, bIf: b.iface, segment: 'lan' });
     }
     const arpOwners: Record<string, string> = {};
     for (const v of spec.vips ?? [])

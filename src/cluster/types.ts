@@ -54,6 +54,7 @@ export interface BridgeView {
   readonly ports: readonly { readonly iface: string; readonly hairpin: boolean }[];
 }
 
+/** Two hosts on one segment; a segment's members are the hosts its links name (a LAN: a star). */
 export interface LinkView {
   readonly a: string;
   readonly aIf: string;
