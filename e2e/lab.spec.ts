@@ -26,6 +26,26 @@ test('adding the LoadBalancer Service in the editor sends VIP:22 to the pod', as
   await lab.shot('03-lb-service-pod');
 });
 
+test('what kubectl get -o yaml prints, a List, is read as the objects in it', async ({ lab }) => {
+  await lab.open();
+  // The scenario's manifests and the LoadBalancer Service, as kubectl lays out a List's items.
+  const docs = `${await lab.manifests()}${LB_SERVICE}`
+    .split(/^---\n/m)
+    .filter((d) => d.trim() && !d.trim().startsWith('#'));
+  const items = docs.map((d) =>
+    d
+      .trimEnd()
+      .split('\n')
+      .map((l, i) => (i === 0 ? `- ${l}` : `  ${l}`))
+      .join('\n'),
+  );
+  await lab.setManifests(
+    `apiVersion: v1\nitems:\n${items.join('\n')}\nkind: List\nmetadata:\n  resourceVersion: ""\n`,
+  );
+  await expect(lab.verdict).toContainText('Answered by pod nettest', { timeout: 10_000 });
+  await expect(lab.page.getByTestId('diagnostic')).toHaveCount(0);
+});
+
 test('broken YAML shows the marker and keeps the last result, marked stale', async ({ lab }) => {
   await lab.open();
   const good = await lab.manifests();

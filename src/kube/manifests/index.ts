@@ -115,7 +115,7 @@ export function readManifests(text: string, cluster: ClusterSettings): ManifestM
     } else {
       r.report(
         ['kind'],
-        `the lab does not model kind ${kind}; supported kinds are Service, Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, EndpointSlice, HostEndpoint, GlobalNetworkPolicy`,
+        `the lab does not model kind ${kind}; supported kinds are Service, Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, EndpointSlice, HostEndpoint, GlobalNetworkPolicy, and a List of them`,
         'warning',
       );
     }
