@@ -356,7 +356,6 @@ function connectedRoutes(ifaces: ReadonlyMap<string, Iface>, local: Map<string, 
   return routes;
 }
 
-/** The spec's own routes (`ip route add ...`), checked, with their `ip route` text. */
 /**
  * Routes by the spec they were compiled from. A route is read from its spec alone (an interface
  * it names is checked against each host apart), and cluster builders share one spec among many
@@ -364,6 +363,7 @@ function connectedRoutes(ifaces: ReadonlyMap<string, Iface>, local: Map<string, 
  */
 const compiledRoutes = new WeakMap<RouteSpec, Route>();
 
+/** The spec's own routes (`ip route add ...`), checked, with their `ip route` text. */
 function staticRoutes(
   spec: HostSpec,
   ifaces: ReadonlyMap<string, Iface>,

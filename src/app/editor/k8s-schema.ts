@@ -1,8 +1,8 @@
 /**
  * A compact JSON Schema for the kinds the lab reads (Service, Deployment, Pod, DaemonSet,
- * EndpointSlice, Calico's HostEndpoint and GlobalNetworkPolicy, and a List of them): enough for completion, hovers
- * and early typos in monaco-yaml. The lab's own reader (src/kube/manifests) stays the judge; its
- * diagnostics are the markers that count.
+ * EndpointSlice, Calico's HostEndpoint and GlobalNetworkPolicy, and a List of them): enough for
+ * completion, hovers and early typos in monaco-yaml. The lab's own reader (src/kube/manifests)
+ * stays the judge; its diagnostics are the markers that count.
  */
 import { GLOBAL_NETWORK_POLICY_SPEC, HOST_ENDPOINT_SPEC } from './calico-schema.ts';
 
