@@ -4,15 +4,17 @@
  * alternating with `iptables-restore --test` (or `nft -c -f`) on the same file, so both
  * numbers include process start-up and reading the file. The file is read as the CLI reads
  * `--rules FILE` (read-input.ts).
- * Exit 0 when the file loads, 2 when it has errors (as the references exit non-zero).
+ * Exit 0 when the file loads, 2 when it has errors (as the references exit non-zero). With
+ * `--rss`, the process's peak resident memory (kB) is written to stderr before it exits.
  */
 import { RULES_LIMIT, readInput } from '../cli/read-input.ts';
 import { parseNftRuleset, parseRuleset } from '../engine/index.ts';
 
 const nft = process.argv.includes('--nft');
-const file = process.argv.slice(2).find((a) => a !== '--nft');
+const rss = process.argv.includes('--rss');
+const file = process.argv.slice(2).find((a) => a !== '--nft' && a !== '--rss');
 if (!file) {
-  process.stderr.write('usage: node parse-file.js [--nft] FILE\n');
+  process.stderr.write('usage: node parse-file.js [--nft] [--rss] FILE\n');
   process.exit(2);
 }
 const text = readInput(file, 'the rules file', RULES_LIMIT);
@@ -22,3 +24,4 @@ if (!parsed.ok) {
   process.stderr.write(`${file}:${d?.line}:${d?.column}: ${d?.message}\n`);
   process.exit(2);
 }
+if (rss) process.stderr.write(`maxrss ${process.resourceUsage().maxRSS}\n`);
