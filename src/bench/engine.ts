@@ -31,6 +31,7 @@ export function figure(xs: readonly number[]): Figure {
 
 export const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
 export const fmt = (f: Figure) => `${ms(f.median)} ms (${ms(f.min)}-${ms(f.max)})`;
+const kilo = (n: number) => `${(n / 1000).toFixed(1)}k`;
 
 function gc(): void {
   (globalThis as { gc?: () => void }).gc?.();
@@ -41,24 +42,45 @@ export function timeProcess(cmd: string, args: readonly string[]): number {
 }
 
 /**
- * CPU time (user + system, ms) of this process's waited-for children and theirs (cutime and
- * cstime of /proc/self/stat, in clock ticks of 10 ms): `unshare`'s iptables-restore included.
+ * From /proc/self/stat, for this process's waited-for children and theirs (`unshare`'s
+ * iptables-restore included): CPU time, user + system in ms (cutime + cstime, in clock ticks of
+ * 10 ms), and minor page faults (cminflt: each first touch of a page).
  */
-function childrenCpu(): number {
+function childrenStat(): { cpu: number; faults: number } {
   const stat = readFileSync('/proc/self/stat', 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[13]) + Number(f[14])) * 10;
+  return { cpu: (Number(f[13]) + Number(f[14])) * 10, faults: Number(f[8]) };
 }
 
-/** Wall and CPU time of one whole process. */
-function runProcess(cmd: string, args: readonly string[]): { wall: number; cpu: number } {
-  const c0 = childrenCpu();
+/** Wall and CPU time, and minor page faults, of one whole process. */
+function runProcess(
+  cmd: string,
+  args: readonly string[],
+): { wall: number; cpu: number; faults: number } {
+  const s0 = childrenStat();
   const t0 = performance.now();
   const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 300000 });
   const wall = performance.now() - t0;
   if (r.status !== 0)
     throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${String(r.stderr).trim()}`);
-  return { wall, cpu: childrenCpu() - c0 };
+  const s1 = childrenStat();
+  return { wall, cpu: s1.cpu - s0.cpu, faults: s1.faults - s0.faults };
+}
+
+/**
+ * What first touching memory costs on this machine, in ms per MB: a fresh 64 MB buffer filled,
+ * beside filling it again. Whole-process figures that read a big file pay it per MB they touch,
+ * and machines differ tenfold (a virtual machine whose page faults trap to its host pays most).
+ */
+function freshMemoryCost(): { fresh: number; warm: number } {
+  const MB = 64;
+  const bytes = new Uint8Array(MB * 1048576);
+  let t0 = performance.now();
+  bytes.fill(1);
+  const fresh = (performance.now() - t0) / MB;
+  t0 = performance.now();
+  bytes.fill(2);
+  return { fresh, warm: (performance.now() - t0) / MB };
 }
 
 /** Whether `iptables-restore --test` runs here (needs root for a private network namespace). */
@@ -83,19 +105,22 @@ function ruleFile(dir: string, services: number): { file: string; shaped: Shaped
  * --test FILE`. The reference pays for `unshare` (measured alone and printed).
  */
 function wholeProcess(parseEntry: string, file: string, runs: number, refOk: boolean) {
-  const ours: { wall: number; cpu: number }[] = [];
-  const ref: { wall: number; cpu: number }[] = [];
+  const ours: ReturnType<typeof runProcess>[] = [];
+  const ref: ReturnType<typeof runProcess>[] = [];
   for (let i = 0; i < runs; i++) {
     ours.push(runProcess(process.execPath, [parseEntry, file]));
     if (refOk) ref.push(runProcess('unshare', ['-n', 'iptables-restore', '--test', file]));
   }
   const wall = (xs: typeof ours) => figure(xs.map((x) => x.wall));
   const cpu = (xs: typeof ours) => figure(xs.map((x) => x.cpu)).median;
+  const faults = (xs: typeof ours) => figure(xs.map((x) => x.faults)).median;
   return {
     ours: wall(ours),
     oursCpu: cpu(ours),
+    oursFaults: faults(ours),
     ref: refOk ? wall(ref) : null,
     refCpu: refOk ? cpu(ref) : 0,
+    refFaults: refOk ? faults(ref) : 0,
   };
 }
 
@@ -240,10 +265,17 @@ export function benchEngine(parseEntry: string): void {
     const ratio = w.ref
       ? `   ratio ${(w.ours.median / w.ref.median).toFixed(2)}x (CPU ${(w.oursCpu / w.refCpu).toFixed(2)}x)   ${goal}`
       : '';
+    const faults = w.ref
+      ? `; page faults (first touches of a 4 kB page): hookpath ${kilo(w.oursFaults)}, iptables-restore ${kilo(w.refFaults)}`
+      : `; page faults (first touches of a 4 kB page): ${kilo(w.oursFaults)}`;
     console.log(
-      `${services.toLocaleString('en')} Services x ${ENDPOINTS} (${shaped.rules.toLocaleString('en')} rules, ${(shaped.text.length / 1048576).toFixed(1)} MB), whole process, ${runs} alternating runs: hookpath ${fmt(w.ours)} CPU ${ms(w.oursCpu)} ms${w.ref ? `   iptables-restore --test ${fmt(w.ref)} CPU ${ms(w.refCpu)} ms` : ''}${ratio}`,
+      `${services.toLocaleString('en')} Services x ${ENDPOINTS} (${shaped.rules.toLocaleString('en')} rules, ${(shaped.text.length / 1048576).toFixed(1)} MB), whole process, ${runs} alternating runs: hookpath ${fmt(w.ours)} CPU ${ms(w.oursCpu)} ms${w.ref ? `   iptables-restore --test ${fmt(w.ref)} CPU ${ms(w.refCpu)} ms` : ''}${ratio}${faults}`,
     );
   }
+  const mem = freshMemoryCost();
+  console.log(
+    `memory first touched costs ${mem.fresh.toFixed(2)} ms per MB on this machine (touched again ${mem.warm.toFixed(2)}): each whole process above pays it for the pages it faults in`,
+  );
   const small = (files.get(1000) as { shaped: ShapedRuleset }).shaped;
   const p1 = inProcessParse(small.text, 15);
   const ref = ref1k[0];
