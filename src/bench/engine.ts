@@ -265,9 +265,7 @@ export function benchEngine(parseEntry: string): void {
     const ratio = w.ref
       ? `   ratio ${(w.ours.median / w.ref.median).toFixed(2)}x (CPU ${(w.oursCpu / w.refCpu).toFixed(2)}x)   ${goal}`
       : '';
-    const faults = w.ref
-      ? `; page faults (first touches of a 4 kB page): hookpath ${kilo(w.oursFaults)}, iptables-restore ${kilo(w.refFaults)}`
-      : `; page faults (first touches of a 4 kB page): ${kilo(w.oursFaults)}`;
+    const faults = `; page faults (first touches of a 4 kB page): ${w.ref ? `hookpath ${kilo(w.oursFaults)}, iptables-restore ${kilo(w.refFaults)}` : kilo(w.oursFaults)}`;
     console.log(
       `${services.toLocaleString('en')} Services x ${ENDPOINTS} (${shaped.rules.toLocaleString('en')} rules, ${(shaped.text.length / 1048576).toFixed(1)} MB), whole process, ${runs} alternating runs: hookpath ${fmt(w.ours)} CPU ${ms(w.oursCpu)} ms${w.ref ? `   iptables-restore --test ${fmt(w.ref)} CPU ${ms(w.refCpu)} ms` : ''}${ratio}${faults}`,
     );
