@@ -7,6 +7,7 @@
  * Exit 0 when the file loads, 2 when it has errors (as the references exit non-zero). With
  * `--rss`, the process's peak resident memory (kB) is written to stderr before it exits.
  */
+import { exitWhenWritten } from '../cli/exit.ts';
 import { RULES_LIMIT, readInput } from '../cli/read-input.ts';
 import { parseNftRuleset, parseRuleset } from '../engine/index.ts';
 
@@ -25,3 +26,5 @@ if (!parsed.ok) {
   process.exit(2);
 }
 if (rss) process.stderr.write(`maxrss ${process.resourceUsage().maxRSS}\n`);
+// As the CLI ends (main.ts): without tearing the heap down.
+exitWhenWritten();

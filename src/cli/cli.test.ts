@@ -430,6 +430,29 @@ describe('the process', () => {
     expect(code).toBe(141);
   });
 
+  it('the process ends at once after its output, yet a slow reader gets all of it', async () => {
+    // The CLI exits without tearing the heap down (exit.ts): a trace far larger than a pipe's
+    // buffer, read slowly, must still arrive whole, with the exit code the command returned.
+    const marks = file(
+      'marks-all.rules',
+      `*mangle\n:PREROUTING ACCEPT [0:0]\n${'-A PREROUTING -j MARK --set-xmark 0x1/0xffffffff\n'.repeat(3000)}COMMIT\n`,
+    );
+    const argv = ['trace', '--rules', marks, '--local', '10.0.0.1/24', ...PACKET];
+    const expected = cli(...argv);
+    expect(expected.out.length).toBeGreaterThan(256 * 1024);
+    const child = spawn(process.execPath, [bin, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => {
+      chunks.push(d);
+      // A reader slower than the writer: the pipe fills and the writer waits.
+      child.stdout.pause();
+      setTimeout(() => child.stdout.resume(), 2);
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(expected.code);
+    expect(Buffer.concat(chunks).toString()).toBe(expected.out);
+  });
+
   it('bad input through the real binary: exit 2 and no stack trace', () => {
     const r = spawnSync(process.execPath, [bin, 'run', dir], { encoding: 'utf8' });
     expect(r.status).toBe(2);

@@ -2,6 +2,7 @@
  * hookpath as a process: arguments in, text on stdout and stderr, an exit code. See cli.ts for
  * the commands; `hookpath help` lists every option.
  */
+import { exitWhenWritten } from './exit.ts';
 import { HELP, isHelp } from './help.ts';
 
 // A closed pipe (`hookpath run x.yaml | head -1`) ends the output quietly, with the status of a
@@ -26,4 +27,5 @@ if (isHelp(argv[0])) {
     // https://no-color.org: any value of NO_COLOR turns colour off.
     colour: process.stdout.isTTY === true && !process.env.NO_COLOR,
   });
+  exitWhenWritten();
 }
