@@ -21,8 +21,23 @@ export function parsePortRange(text: string, column: number): PortRange {
   const colon = text.indexOf(':');
   const lo = digits(text, 0, colon < 0 ? text.length : colon);
   const hi = colon < 0 ? lo : digits(text, colon + 1, text.length);
-  if (lo >= 0 && hi >= lo && hi <= 65535) return { lo, hi };
+  if (lo >= 0 && hi >= lo && hi <= 65535) return lo === hi ? singlePort(lo) : { lo, hi };
   return parsePortRangeSlowly(text, column);
+}
+
+/**
+ * One object per single port read: a kube-proxy dump's 30,000 DNAT rules name a handful of
+ * ports, and every object a parse keeps costs its collection (ranges are never changed).
+ */
+const SINGLE_PORTS = new Map<number, PortRange>();
+
+function singlePort(port: number): PortRange {
+  let r = SINGLE_PORTS.get(port);
+  if (r === undefined) {
+    r = { lo: port, hi: port };
+    SINGLE_PORTS.set(port, r);
+  }
+  return r;
 }
 
 function parsePortRangeSlowly(text: string, column: number): PortRange {
