@@ -47,10 +47,6 @@ const NO_MATCHES: readonly (Matcher | Unsupported)[] = [];
 export class CompiledRule implements Rule {
   matches = NO_MATCHES;
   target: TargetOp = NO_TARGET;
-  probability: number | null = null;
-
-  /** A field, not a getter: the walk reads it for every rule it passes. */
-  readonly header: number;
 
   constructor(
     private readonly cols: RuleColumns,
@@ -58,8 +54,21 @@ export class CompiledRule implements Rule {
     readonly id: number,
     private readonly owner: Chain,
     readonly targetName: string | null,
-  ) {
-    this.header = id * HEADER_STRIDE;
+  ) {}
+
+  /**
+   * Where the rule's header is in its table's HeaderStore. A getter, as what the rule has
+   * beyond its matches and target is in the columns: a 10k-Service dump keeps 133k rules, and
+   * each field of theirs is a MB the collector copies (see table.ts).
+   */
+  get header(): number {
+    return this.id * HEADER_STRIDE;
+  }
+  get probability(): number | null {
+    return this.cols.probability(this.id);
+  }
+  set probability(p: number | null) {
+    this.cols.setProbability(this.id, p);
   }
 
   get table(): TableName {

@@ -37,6 +37,31 @@ describe('parseRuleset', () => {
     expect(input?.rules.map((x) => x.index)).toEqual([1, 2, 3]);
   });
 
+  it("keeps each statistic rule's chance (shown on the diagram), through -I and re-reading", () => {
+    const text = [
+      '*nat',
+      ':SVC - [0:0]',
+      '-A SVC -p tcp -m statistic --mode random --probability 0.3333333333 -j DNAT --to-destination 10.0.0.1:80',
+      '-A SVC -m statistic --mode random ! --probability 0.25 -j MARK --set-xmark 0x1/0xffffffff',
+      '-A SVC -p tcp -j DNAT --to-destination 10.0.0.2:80',
+      '-I SVC 2 -p tcp -j RETURN',
+      'COMMIT',
+      '',
+    ].join('\n');
+    const chances = (reuse: boolean) => {
+      const r = parseRuleset(text, { reusePieces: reuse });
+      expect(r.diagnostics).toEqual([]);
+      const rules = r.ruleset.tables.get('nat')?.chains.get('SVC')?.rules ?? [];
+      // The target's column is kept beside the chance, in the same integer (table.ts).
+      expect(rules.map((x) => x.targetColumn)).toEqual([69, 17, 56, 15]);
+      return rules.map((x) => x.probability);
+    };
+    expect(chances(false)).toEqual([0.3333333333, null, 0.75, null]);
+    expect(chances(true)).toEqual([0.3333333333, null, 0.75, null]);
+    // Read again from what the first reading recorded (pieces.ts).
+    expect(chances(true)).toEqual([0.3333333333, null, 0.75, null]);
+  });
+
   it('serializes back to the identical text (round trip)', () => {
     const r = parseRuleset(SAVE);
     expect(serializeRuleset(r.ruleset)).toBe(SAVE);

@@ -18,7 +18,7 @@ const LINE = 0;
 const INDEX = 1;
 const TEXT_START = 2;
 const TEXT_END = 3;
-/** Target column << 4 | flags. */
+/** Target column << FLAG_BITS | flags. */
 const INFO = 4;
 const NEXT = 5;
 
@@ -26,6 +26,12 @@ const F_JUMP = 1;
 const F_GOTO = 2;
 const F_STATEFUL = 4;
 const F_REMOVED = 8;
+/** The rule has a probability (a statistic match), in `probs`. */
+const F_PROB = 16;
+/** Bits of INFO below the target column. */
+const FLAG_BITS = 5;
+/** The flags `setTarget` leaves as they are. */
+const KEEP = F_REMOVED | F_PROB;
 
 /**
  * A chain's rules until its table is closed (link gives it its own array): one empty array for
@@ -84,6 +90,8 @@ export class ChainRec implements Chain {
 /** What a rule has beyond its matches and target, by rule id; see the file comment. */
 export class RuleColumns {
   private data: Int32Array;
+  /** Each rule's probability, where its INFO has F_PROB (allocated with the first one). */
+  private probs: Float64Array | null = null;
   /** Texts that are not a line of the input as it is (a rewritten or non-canonical rule). */
   private readonly texts = new Map<number, string>();
   private readonly counterTexts = new Map<number, string>();
@@ -131,7 +139,32 @@ export class RuleColumns {
   /** The target's column and `-j`/`-g`, once the rule compiled. */
   setTarget(id: number, column: number, via: '-j' | '-g' | null, stateful: boolean): void {
     const flags = (via === '-j' ? F_JUMP : via === '-g' ? F_GOTO : 0) | (stateful ? F_STATEFUL : 0);
-    this.data[id * COLS + INFO] = (column << 4) | flags;
+    const at = id * COLS + INFO;
+    this.data[at] = (column << FLAG_BITS) | flags | ((this.data[at] as number) & KEEP);
+  }
+
+  probability(id: number): number | null {
+    const probs = this.probs;
+    return probs !== null && ((this.data[id * COLS + INFO] as number) & F_PROB) !== 0
+      ? (probs[id] as number)
+      : null;
+  }
+
+  setProbability(id: number, p: number | null): void {
+    const at = id * COLS + INFO;
+    const info = this.data[at] as number;
+    if (p === null) {
+      this.data[at] = info & ~F_PROB;
+      return;
+    }
+    const rows = this.data.length / COLS;
+    if (this.probs === null || this.probs.length < rows) {
+      const bigger = new Float64Array(rows);
+      if (this.probs !== null) bigger.set(this.probs);
+      this.probs = bigger;
+    }
+    this.probs[id] = p;
+    this.data[at] = info | F_PROB;
   }
 
   line(id: number): number {
@@ -159,7 +192,7 @@ export class RuleColumns {
   }
 
   targetColumn(id: number): number {
-    return (this.data[id * COLS + INFO] as number) >> 4;
+    return (this.data[id * COLS + INFO] as number) >> FLAG_BITS;
   }
 
   via(id: number): '-j' | '-g' | null {
