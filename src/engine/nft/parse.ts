@@ -287,8 +287,11 @@ export class NftReader implements ChainCompiler {
     this.tokens = saved.tokens;
     table.nextHandle = saved.next;
     this.anonCount = saved.anon;
+    // The sketch was of these lines: lines deferred later (after a line that could not wait
+    // compiled these) are sketched afresh.
     chain.targets = [];
     chain.what = 0;
+    chain.conntrack = false;
     const added = this.diagnostics.length > diagnostics;
     if (!this.finished) {
       if (added || wrong) this.deferProblem = true;

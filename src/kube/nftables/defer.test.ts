@@ -111,6 +111,28 @@ describe('deferring the per-Service nft chains', () => {
     expectSameAsEager(text);
   });
 
+  it.each(texts)(
+    '%s: a ct line waits, an affinity line compiles it, later lines wait anew',
+    (_n, text) => {
+      // Found by the property below (seed 349074010): the lines that waited before an affinity
+      // line (a set reference: compiled at once, after them) used conntrack, the lines waiting
+      // after it do not; reading the chain then threw "its conntrack use was sketched wrong".
+      const name = /^add rule ip6? kube-proxy (service-\S+) ip6? saddr @affinity-/m.exec(text)?.[1];
+      expect(name).toBeDefined();
+      const fam = text.includes('add table ip6 ') ? 'ip6' : 'ip';
+      const declared = `add chain ${fam} kube-proxy ${name}\n`;
+      expect(text).toContain(declared);
+      const edited = text.replace(
+        declared,
+        `${declared}add rule ${fam} kube-proxy ${name} ct state new accept\n`,
+      );
+      expectSameAsEager(edited);
+      const deferred = parseNftRuleset(edited, { deferChains: isPerServiceNftChain });
+      const chain = deferred.ruleset.tables[0]?.chains.get(name as string);
+      expect(chain?.rules[0]?.text).toContain('ct state new accept');
+    },
+  );
+
   it.each(texts)('%s: after any edit, what an eager parse gives', (_name, text) => {
     fc.assert(
       fc.property(fc.array(edit, { minLength: 1, maxLength: 5 }), (edits) => {
