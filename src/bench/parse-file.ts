@@ -3,14 +3,17 @@
  * ruleset), parse and validate it, exit. `npm run bench` runs this bundled file with node,
  * alternating with `iptables-restore --test` (or `nft -c -f`) on the same file, so both
  * numbers include process start-up and reading the file. The file is read as the CLI reads
- * `--rules FILE` (read-input.ts).
+ * `--rules FILE` (read-input.ts), with the CLI's heap (heap.ts).
  * Exit 0 when the file loads, 2 when it has errors (as the references exit non-zero). With
  * `--rss`, the process's peak resident memory (kB) is written to stderr before it exits.
  */
 import { exitWhenWritten } from '../cli/exit.ts';
+import { keepNurserySmall } from '../cli/heap.ts';
 import { RULES_LIMIT, readInput } from '../cli/read-input.ts';
 import { parseNftRuleset, parseRuleset } from '../engine/index.ts';
 
+// As the CLI starts (main.ts).
+keepNurserySmall();
 const nft = process.argv.includes('--nft');
 const rss = process.argv.includes('--rss');
 const file = process.argv.slice(2).find((a) => a !== '--nft' && a !== '--rss');

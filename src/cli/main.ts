@@ -3,7 +3,10 @@
  * the commands; `hookpath help` lists every option.
  */
 import { exitWhenWritten } from './exit.ts';
+import { keepNurserySmall } from './heap.ts';
 import { HELP, isHelp } from './help.ts';
+
+keepNurserySmall();
 
 // A closed pipe (`hookpath run x.yaml | head -1`) ends the output quietly, with the status of a
 // process killed by SIGPIPE (128 + 13), as coreutils do; Node would throw EPIPE instead.
