@@ -78,6 +78,9 @@ export class CompiledRule implements Rule {
     return this.owner.name;
   }
   get index(): number {
+    // Positions are counted when the chain's array is made (TableRec.link): an -I after this
+    // rule moved it since it was read.
+    void this.owner.rules;
     return this.cols.index(this.id);
   }
   set index(i: number) {

@@ -39,6 +39,13 @@ const KEEP = F_REMOVED | F_PROB;
  */
 const NO_RULES: Rule[] = Object.freeze([]) as unknown as Rule[];
 
+/**
+ * The list of a chain whose rules array is made when first read (TableRec.close): only the
+ * chains a packet or the rules view reaches need one, and a 10,000-Service dump's 50,000 arrays
+ * were ~4 MB the collector copied twice while the parse ran.
+ */
+const UNLINKED: Rule[] = Object.freeze([]) as unknown as Rule[];
+
 export class ChainRec implements Chain {
   private list: Rule[] = NO_RULES;
   /**
@@ -47,7 +54,10 @@ export class ChainRec implements Chain {
    * ParseOptions.deferChains). Null for a chain compiled as it was read.
    */
   deferred: number[] | null = null;
-  /** Compiles the deferred lines; set by the reader of a table with deferred chains. */
+  /**
+   * Compiles the deferred lines (set by the reader of a table with deferred chains), or, for a
+   * chain not linked yet (`linkLater`), makes its rules array.
+   */
   compileDeferred: ((chain: ChainRec) => void) | null = null;
   /** Position among the table's chains once it is closed (validate.ts); -1 when deleted. */
   id = -1;
@@ -69,8 +79,20 @@ export class ChainRec implements Chain {
   ) {}
 
   get rules(): Rule[] {
-    if (this.deferred !== null) (this.compileDeferred as (chain: ChainRec) => void)(this);
+    if (this.deferred !== null || this.list === UNLINKED)
+      (this.compileDeferred as (chain: ChainRec) => void)(this);
     return this.list;
+  }
+
+  /** Whether the chain's rules are still only in its table's links (see `linkLater`). */
+  get unlinked(): boolean {
+    return this.list === UNLINKED;
+  }
+
+  /** The rules array is made by `link` when `rules` is first read. */
+  linkLater(link: (chain: ChainRec) => void): void {
+    this.list = UNLINKED;
+    this.compileDeferred = link;
   }
 
   set rules(rules: Rule[]) {
@@ -311,16 +333,37 @@ export class TableRec implements Table {
     }
     const cols = this.cols;
     const all = this.byId;
+    // Rule ids index `byId` while no rule was removed and no deferred chain may sort it
+    // (ruleOrder): then a chain's array can wait until it is read.
+    const later = cols.removed === 0 && this.deferredChains.length === 0;
+    const link = (chain: ChainRec) => this.link(chain);
     let chainId = 0;
     for (const chain of this.chains.values()) {
       chain.id = chainId++;
-      if (chain.deferred === null) this.link(chain);
+      if (chain.deferred !== null) continue;
+      if (later && chain.count > 0) chain.linkLater(link);
+      else this.link(chain);
     }
     if (cols.removed === 0) return;
     // A table with deferred chains never removes rules (the reader compiles them at -F or -X).
     let kept = 0;
     for (let id = 0; id < all.length; id++) if (!cols.isRemoved(id)) all[kept++] = all[id] as Rule;
     all.length = kept;
+  }
+
+  /**
+   * Visits a chain's rules in order without making its array: from the links while it is not
+   * linked (validation reads every chain; a packet only a few).
+   */
+  eachRule(chain: ChainRec, visit: (rule: Rule) => void): void {
+    if (!chain.unlinked) {
+      const list = chain.rules;
+      for (let k = 0; k < list.length; k++) visit(list[k] as Rule);
+      return;
+    }
+    const cols = this.cols;
+    const all = this.byId;
+    for (let id = chain.head; id >= 0; id = cols.next(id)) visit(all[id] as Rule);
   }
 
   /** A chain's rules as an array, from the links, their positions counted. */

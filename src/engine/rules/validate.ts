@@ -13,13 +13,14 @@ function err(rule: Rule, column: number, message: string, hint?: string): Diagno
     : { severity: 'error', line: rule.line, column, message, hint };
 }
 
-type RulesOf = (chain: ChainRec) => readonly Rule[];
+/** Visits a chain's rules in order. */
+type RulesOf = (chain: ChainRec, visit: (rule: Rule) => void) => void;
 
 /** Whole-table checks once every rule is in (every deferred chain compiled): loops, hooks, depth. */
 export function validateTable(table: TableRec): Diagnostic[] {
   return checkGraph(
     table,
-    jumpGraph([...table.chains.values()], (c) => c.rules),
+    jumpGraph([...table.chains.values()], (c, visit) => table.eachRule(c, visit)),
   );
 }
 
@@ -34,9 +35,8 @@ export function validateTable(table: TableRec): Diagnostic[] {
 export function sketchHasProblems(table: TableRec): boolean {
   // jumpGraph reads each chain's rules twice: a sketch is made once per chain.
   const sketches = new Map<ChainRec, Rule[]>();
-  const rulesOf: RulesOf = (chain) => {
-    const lines = chain.deferred;
-    if (lines === null) return chain.rules;
+  const sketchOf = (chain: ChainRec): readonly Rule[] => {
+    const lines = chain.deferred as number[];
     let out = sketches.get(chain);
     if (out) return out;
     out = [];
@@ -58,6 +58,10 @@ export function sketchHasProblems(table: TableRec): boolean {
     }
     sketches.set(chain, out);
     return out;
+  };
+  const rulesOf: RulesOf = (chain, visit) => {
+    if (chain.deferred === null) return table.eachRule(chain, visit);
+    for (const rule of sketchOf(chain)) visit(rule);
   };
   return checkGraph(table, jumpGraph([...table.chains.values()], rulesOf)).length > 0;
 }
@@ -130,29 +134,29 @@ function jumpGraph(chains: readonly ChainRec[], rulesOf: RulesOf): Graph {
   const targeted: Rule[] = [];
   const targetedChain: number[] = [];
   let e = 0;
-  for (let i = 0; i < n; i++) {
-    start[i] = e;
-    const list = rulesOf(chains[i] as ChainRec);
-    for (let k = 0; k < list.length; k++) {
-      const r = list[k] as Rule;
-      const op = r.target;
-      const kind = op.kind;
-      if (kind === 'jump' || kind === 'goto') {
-        // A chain deleted with -X after the jump was read is no longer in the table.
-        const id = (op.chain as ChainRec).id;
-        if (id < 0) continue;
-        if (e === to.length) {
-          const bigger = new Int32Array(e * 2);
-          bigger.set(to);
-          to = bigger;
-        }
-        to[e++] = id;
-        rules.push(r);
-      } else if (kind !== 'none' && r.targetName !== null) {
-        targeted.push(r);
-        targetedChain.push(i);
+  let i = 0;
+  const visit = (r: Rule): void => {
+    const op = r.target;
+    const kind = op.kind;
+    if (kind === 'jump' || kind === 'goto') {
+      // A chain deleted with -X after the jump was read is no longer in the table.
+      const id = (op.chain as ChainRec).id;
+      if (id < 0) return;
+      if (e === to.length) {
+        const bigger = new Int32Array(e * 2);
+        bigger.set(to);
+        to = bigger;
       }
+      to[e++] = id;
+      rules.push(r);
+    } else if (kind !== 'none' && r.targetName !== null) {
+      targeted.push(r);
+      targetedChain.push(i);
     }
+  };
+  for (i = 0; i < n; i++) {
+    start[i] = e;
+    rulesOf(chains[i] as ChainRec, visit);
   }
   start[n] = e;
   return { chains, start, to: to.subarray(0, e), rules, targeted, targetedChain };
