@@ -113,6 +113,7 @@ type MatchResult = true | false | { unsupported: string };
 /** The header first (ip_packet_match), then each extension match in order. */
 function evalRule(table: Table, r: Rule, ctx: MatchCtx): MatchResult {
   if (!table.headers.matches(r.header, ctx)) return false;
+  ctx.rule = r;
   let unsupported: string | null = null;
   for (const m of r.matches) {
     if (typeof m === 'function') {
@@ -136,6 +137,7 @@ function makeCtx(env: ChainEnv, t: Traversal): MatchCtx {
     sets: env.sets,
     state: env.state,
     now: env.now,
+    rule: null,
     choose: (p, r) => env.choose(p, r),
     ...(t.ipvsProperty ? { ipvs: { property: true, conns: env.ipvsConns ?? [] } } : {}),
     ...(t.phys ? { phys: t.phys } : {}),

@@ -53,6 +53,11 @@ export interface MatchCtx {
   readonly state: RuleState;
   /** Simulated clock in seconds. */
   readonly now: number;
+  /**
+   * The rule whose matches are being evaluated (set by the chain walk before its matches run):
+   * a match shared by many rules, such as a statistic chance, names its rule from here.
+   */
+  rule: Rule | null;
   /** Decides a `statistic --mode random` branch; the chooser records it for enumeration. */
   choose(probability: number, rule: Rule): boolean;
   /**

@@ -90,6 +90,35 @@ describe('statistic branches', () => {
     ]);
   });
 
+  it('names the rule of each branch when rules in several chains share one chance', () => {
+    const en = enumerateOutcomes(
+      net(
+        threeEndpoints(
+          [
+            '-A SVC -m statistic --mode random --probability 0.5 -j HALF',
+            '-A SVC -j SEP3',
+            '-A HALF -m statistic --mode random --probability 0.5 -j SEP1',
+            '-A HALF -m statistic --mode random ! --probability 0.5 -j SEP2',
+          ],
+          ['HALF'],
+        ),
+      ),
+      { kind: 'connect', from: 'client', proto: 'tcp', dst: NODE, dport: 80 },
+    );
+    const runs = en.runs.map((r) => [
+      r.outcome.kind === 'answered' ? r.outcome.reply : r.outcome.kind,
+      r.probability,
+      r.choices.map((c) => `${c.rule?.chain}#${c.rule?.index}:${c.index}`).join(' '),
+    ]);
+    // Each rule draws on its own (xt_statistic); a negated chance matches on the draw's other side.
+    expect(runs).toEqual([
+      ['pod-1', 0.25, 'SVC#1:0 HALF#1:0'],
+      ['pod-3', 0.5, 'SVC#1:1'],
+      ['pod-3', 0.125, 'SVC#1:0 HALF#1:1 HALF#2:0'],
+      ['pod-2', 0.125, 'SVC#1:0 HALF#1:1 HALF#2:1'],
+    ]);
+  });
+
   it('a seed gives a reproducible choice, and seeds cover all endpoints', () => {
     const n = net(threeEndpoints(KUBE_PROXY_STYLE));
     const probe = { kind: 'connect', from: 'client', proto: 'tcp', dst: NODE, dport: 80 } as const;

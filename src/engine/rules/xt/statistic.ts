@@ -3,11 +3,23 @@ import { fail, o, option, type MatchExtension, type Matcher } from '../extension
 import type { Rule } from '../types.ts';
 
 /**
- * `--mode random`: made outside `compile`, so that each of a dump's 20,000 such matches keeps
- * one small scope (p, neg, rule) instead of two.
+ * `--mode random` matches, one per chance and negation: a dump's 20,000 such matches use a few
+ * (kube-proxy writes 1/n for n endpoints left), instead of a closure, its scope and a boxed
+ * number each. The rule the chance belongs to is the one being evaluated (MatchCtx.rule).
  */
-function randomMatch(p: number, neg: boolean, rule: Rule): Matcher {
-  return (c) => c.choose(p, rule) !== neg;
+const randomMatches = new Map<number, Matcher>();
+const negatedRandomMatches = new Map<number, Matcher>();
+/** Chances kept per negation: a lab page reads many rulesets, not all of kube-proxy's making. */
+const KEPT_CHANCES = 4096;
+
+function randomMatch(p: number, neg: boolean): Matcher {
+  const made = neg ? negatedRandomMatches : randomMatches;
+  let m = made.get(p);
+  if (m === undefined) {
+    m = neg ? (c) => !c.choose(p, c.rule as Rule) : (c) => c.choose(p, c.rule as Rule);
+    if (made.size < KEPT_CHANCES) made.set(p, m);
+  }
+  return m;
 }
 
 export const statistic: MatchExtension = {
@@ -32,7 +44,7 @@ export const statistic: MatchExtension = {
       // The kernel draws get_random_u32() < probability * 2^31 (xt_statistic.c); the lab lets
       // the chooser decide, so every branch can be enumerated with its probability.
       cx.setProbability(neg ? 1 - p : p);
-      cx.add(randomMatch(p, neg, rule));
+      cx.add(randomMatch(p, neg));
       return;
     }
     if (mode === 'nth') {
