@@ -6,6 +6,7 @@
 import { cidrContainsNum, parseIPv4Prefix } from '../ip.ts';
 import {
   RuleError,
+  aloneIn,
   fail,
   type CompileCx,
   type Matcher,
@@ -160,8 +161,12 @@ class RuleCx implements CompileCx {
 
   /** The rule's matches, as a new array (the scratch ones are reused). */
   takeMatches(): readonly (Matcher | Unsupported)[] {
-    if (this.extraHeader.length === 0)
-      return this.matches.length === 0 ? NO_MATCHES : this.matches.slice();
+    if (this.extraHeader.length === 0) {
+      const n = this.matches.length;
+      if (n === 0) return NO_MATCHES;
+      // A kube-proxy endpoint rule's statistic chance: 20,000 rules, one array.
+      return (n === 1 && aloneIn(this.matches[0] as Matcher | Unsupported)) || this.matches.slice();
+    }
     return [...this.extraHeader, ...this.matches];
   }
 }

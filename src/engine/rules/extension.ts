@@ -50,6 +50,23 @@ export interface TargetSpec {
 /** A compiled match: true when the packet matches. */
 export type Matcher = (ctx: MatchCtx) => boolean;
 
+/** Each shared match as a rule's only match: one frozen array for all the rules it is alone in. */
+const ALONE = new WeakMap<Matcher, readonly Matcher[]>();
+
+/**
+ * Marks a match that many rules share (it keeps nothing of one rule; MatchCtx.rule says which
+ * is evaluated): a rule whose only match it is shares its matches array too.
+ */
+export function sharedMatch(m: Matcher): Matcher {
+  if (!ALONE.has(m)) ALONE.set(m, Object.freeze([m]));
+  return m;
+}
+
+/** The shared array of a rule whose only match is `m`, if `m` is shared. */
+export function aloneIn(m: Matcher | Unsupported): readonly Matcher[] | undefined {
+  return typeof m === 'function' ? ALONE.get(m) : undefined;
+}
+
 /** A match the lab parses but cannot evaluate: reaching it stops the walk with an explicit step. */
 export interface Unsupported {
   readonly unsupported: string;

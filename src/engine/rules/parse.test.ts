@@ -63,6 +63,33 @@ describe('parseRuleset', () => {
     expect(chances(true)).toEqual([0.3333333333, null, 0.75, null]);
   });
 
+  it('shares one match, and one matches array, among the rules with the same chance', () => {
+    const r = parseRuleset(
+      [
+        '*nat',
+        ':A - [0:0]',
+        ':B - [0:0]',
+        '-A A -m statistic --mode random --probability 0.5 -j B',
+        '-A B -m statistic --mode random --probability 0.5 -j RETURN',
+        '-A B -m statistic --mode random ! --probability 0.5 -j RETURN',
+        '-A B -m statistic --mode random --probability 0.5 -m mark --mark 0x1 -j RETURN',
+        'COMMIT',
+        '',
+      ].join('\n'),
+    );
+    expect(r.diagnostics).toEqual([]);
+    const nat = r.ruleset.tables.get('nat');
+    const [a] = nat?.chains.get('A')?.rules ?? [];
+    const [b1, b2, b3] = nat?.chains.get('B')?.rules ?? [];
+    expect(a?.matches).toBe(b1?.matches);
+    // The negated chance is another match; with a second match, the rule has its own array.
+    expect(b2?.matches).not.toBe(b1?.matches);
+    expect(b2?.matches).toHaveLength(1);
+    expect(b3?.matches).toHaveLength(2);
+    expect(b3?.matches[0]).toBe(b1?.matches[0]);
+    expect([a, b1, b2, b3].map((x) => x?.probability)).toEqual([0.5, 0.5, 0.5, 0.5]);
+  });
+
   it('serializes back to the identical text (round trip)', () => {
     const r = parseRuleset(SAVE);
     expect(serializeRuleset(r.ruleset)).toBe(SAVE);

@@ -108,7 +108,11 @@ describe('reading a generated ruleset with the pieces of another text', () => {
     const plain = now.filter((r) => r.matches.length > 0 && !r.stateful);
     const replayed = now.filter((r, i) => r.matches.length > 0 && !r.stateful && !readAnew(r, i));
     expect(replayed.length).toBeGreaterThan(plain.length / 2);
-    expect(now.filter((r, i) => r.stateful && !readAnew(r, i))).toEqual([]);
+    // (A statistic chance alone in its rule is one frozen array for every rule with it, however
+    // it was read: that it is the same says nothing.)
+    const stateful = now.filter((r) => r.stateful && !Object.isFrozen(r.matches));
+    expect(stateful.length).toBeGreaterThan(0);
+    expect(now.filter((r, i) => stateful.includes(r) && !readAnew(r, i))).toEqual([]);
     expectSameAsFresh(next, 4);
   });
 });

@@ -1,5 +1,5 @@
 /** `-m statistic`: random and every-nth matches (net/netfilter/xt_statistic.c, libxt_statistic.c). */
-import { fail, o, option, type MatchExtension, type Matcher } from '../extension.ts';
+import { fail, o, option, sharedMatch, type MatchExtension, type Matcher } from '../extension.ts';
 import type { Rule } from '../types.ts';
 
 /**
@@ -17,7 +17,7 @@ function randomMatch(p: number, neg: boolean): Matcher {
   let m = made.get(p);
   if (m === undefined) {
     m = neg ? (c) => !c.choose(p, c.rule as Rule) : (c) => c.choose(p, c.rule as Rule);
-    if (made.size < KEPT_CHANCES) made.set(p, m);
+    if (made.size < KEPT_CHANCES) made.set(p, sharedMatch(m));
   }
   return m;
 }
