@@ -293,6 +293,9 @@ export interface RulePlace {
  * text was read, does not see a chain declared below it.
  */
 function userChain(table: TableRec, name: string, line: number): ChainRec | undefined {
+  // A target's name is never a chain's (the reader refuses such a chain): for most rules of a
+  // dump (DNAT, MARK, RETURN) the small table of targets answers, not the 50,000 chains.
+  if (lookupTarget(name) !== undefined) return undefined;
   const c = table.chains.get(name);
   return c && !c.builtin && c.line <= line ? c : undefined;
 }
