@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { launchEnv } from '../cli/launch-env.ts';
 import { buildNetwork, parseNftRuleset, simulate } from '../engine/index.ts';
 import { figure, fmt, ms, type Figure } from './engine.ts';
 import { nftShapedRuleset, type NftShaped } from './nft-shaped.ts';
@@ -29,10 +30,14 @@ function gc(): void {
 }
 
 /** One run of a command: wall and CPU ms, or the reason it failed. */
-function run(cmd: string, args: readonly string[]): { wall: number; cpu: number } {
+function run(
+  cmd: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { wall: number; cpu: number } {
   const c0 = childCpuMs();
   const t0 = performance.now();
-  const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 600000 });
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 600000, env });
   const wall = performance.now() - t0;
   if (r.status !== 0)
     throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${String(r.stderr).trim()}`);
@@ -43,7 +48,8 @@ function wholeProcess(parseEntry: string, file: string, runs: number, refOk: boo
   const ours: { wall: number; cpu: number }[] = [];
   const ref: { wall: number; cpu: number }[] = [];
   for (let i = 0; i < runs; i++) {
-    ours.push(run(process.execPath, [parseEntry, '--nft', file]));
+    // As the installed `hookpath` starts node (hookpath.sh).
+    ours.push(run(process.execPath, [parseEntry, '--nft', file], launchEnv(process.env)));
     if (refOk) ref.push(run('unshare', ['-n', 'nft', '-c', '-f', file]));
   }
   const f = (xs: typeof ours) => ({
