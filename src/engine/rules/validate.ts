@@ -16,11 +16,21 @@ function err(rule: Rule, column: number, message: string, hint?: string): Diagno
 /** Visits a chain's rules in order. */
 type RulesOf = (chain: ChainRec, visit: (rule: Rule) => void) => void;
 
+/**
+ * The table's chains in their `id` order. By forEach: spread from the Map's iterator, unoptimized
+ * (it runs once per table), made a result object per chain.
+ */
+function chainList(table: TableRec): ChainRec[] {
+  const out: ChainRec[] = [];
+  table.chains.forEach((c) => out.push(c));
+  return out;
+}
+
 /** Whole-table checks once every rule is in (every deferred chain compiled): loops, hooks, depth. */
 export function validateTable(table: TableRec): Diagnostic[] {
   return checkGraph(
     table,
-    jumpGraph([...table.chains.values()], (c, visit) => table.eachRule(c, visit)),
+    jumpGraph(chainList(table), (c, visit) => table.eachRule(c, visit)),
   );
 }
 
@@ -63,7 +73,7 @@ export function sketchHasProblems(table: TableRec): boolean {
     if (chain.deferred === null) return table.eachRule(chain, visit);
     for (const rule of sketchOf(chain)) visit(rule);
   };
-  return checkGraph(table, jumpGraph([...table.chains.values()], rulesOf)).length > 0;
+  return checkGraph(table, jumpGraph(chainList(table), rulesOf)).length > 0;
 }
 
 const TARGET_OPTIONS = [' -j ', ' -g ', ' --jump ', ' --goto '];
@@ -180,7 +190,13 @@ function checkDepth(table: TableRec, g: Graph): Diagnostic[] {
   const n = g.chains.length;
   // Longest path from any base chain, over the loop-free jump graph (Kahn's order).
   const indeg = new Int32Array(n);
-  for (const t of g.to) indeg[t] = (indeg[t] as number) + 1;
+  // An index loop: this runs once per table, unoptimized, where `for...of` over a typed array
+  // allocated an iterator result per jump (4 MB for a 10,000-Service dump's 170k jumps).
+  const to = g.to;
+  for (let e = 0; e < to.length; e++) {
+    const t = to[e] as number;
+    indeg[t] = (indeg[t] as number) + 1;
+  }
   const depth = new Int32Array(n).fill(-1);
   for (const hook of BUILTIN_CHAINS[table.name]) {
     const base = table.chains.get(hook);
