@@ -13,7 +13,7 @@ import { buildNetwork, parseRuleset, simulate, type Packet } from '../engine/ind
 import { kubeShapedRuleset, type ShapedRuleset } from './kube-shaped.ts';
 
 /** How the installed `hookpath` starts node (hookpath.sh). */
-const CLI_ENV = launchEnv(process.env);
+export const CLI_ENV = launchEnv(process.env);
 
 const ENDPOINTS = 3;
 

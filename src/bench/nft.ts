@@ -9,9 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchEnv } from '../cli/launch-env.ts';
 import { buildNetwork, parseNftRuleset, simulate } from '../engine/index.ts';
-import { figure, fmt, ms, type Figure } from './engine.ts';
+import { CLI_ENV, figure, fmt, ms, type Figure } from './engine.ts';
 import { nftShapedRuleset, type NftShaped } from './nft-shaped.ts';
 
 const ENDPOINTS = 3;
@@ -49,7 +48,7 @@ function wholeProcess(parseEntry: string, file: string, runs: number, refOk: boo
   const ref: { wall: number; cpu: number }[] = [];
   for (let i = 0; i < runs; i++) {
     // As the installed `hookpath` starts node (hookpath.sh).
-    ours.push(run(process.execPath, [parseEntry, '--nft', file], launchEnv(process.env)));
+    ours.push(run(process.execPath, [parseEntry, '--nft', file], CLI_ENV));
     if (refOk) ref.push(run('unshare', ['-n', 'nft', '-c', '-f', file]));
   }
   const f = (xs: typeof ours) => ({

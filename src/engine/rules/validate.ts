@@ -43,14 +43,11 @@ export function validateTable(table: TableRec): Diagnostic[] {
  * deferred chains and runs the checks (validateTable) for the exact diagnostics.
  */
 export function sketchHasProblems(table: TableRec): boolean {
-  // jumpGraph reads each chain's rules twice: a sketch is made once per chain.
-  const sketches = new Map<ChainRec, Rule[]>();
-  const sketchOf = (chain: ChainRec): readonly Rule[] => {
-    const lines = chain.deferred as number[];
-    let out = sketches.get(chain);
-    if (out) return out;
-    out = [];
-    const source = table.cols.source;
+  const source = table.cols.source;
+  // jumpGraph visits each chain once: a deferred chain's lines are sketched as they are visited.
+  const rulesOf: RulesOf = (chain, visit) => {
+    const lines = chain.deferred;
+    if (lines === null) return table.eachRule(chain, visit);
     for (let k = 0; k < lines.length; k += 3) {
       const start = lines[k] as number;
       const name = sketchTarget(source.slice(start, start + (lines[k + 2] as number)));
@@ -58,7 +55,7 @@ export function sketchHasProblems(table: TableRec): boolean {
       const target =
         to && !to.builtin ? { kind: 'jump', chain: to } : { kind: name ? 'dnat' : 'none' };
       // Only what the checks read of a rule: its line, target and target name.
-      out.push({
+      visit({
         line: lines[k + 1],
         targetColumn: 1,
         via: '-j',
@@ -66,12 +63,6 @@ export function sketchHasProblems(table: TableRec): boolean {
         target,
       } as never);
     }
-    sketches.set(chain, out);
-    return out;
-  };
-  const rulesOf: RulesOf = (chain, visit) => {
-    if (chain.deferred === null) return table.eachRule(chain, visit);
-    for (const rule of sketchOf(chain)) visit(rule);
   };
   return checkGraph(table, jumpGraph(chainList(table), rulesOf)).length > 0;
 }
