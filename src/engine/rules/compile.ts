@@ -19,8 +19,8 @@ import { clear } from './scratch.ts';
 import type { CoreSpec, RuleBody } from './parse-rule.ts';
 import { isStatefulModule, lookupTarget } from './registry.ts';
 import { NO_TARGET, type TargetOp } from './target-op.ts';
-import type { ChainRec, RuleColumns, TableRec } from './table.ts';
-import { BUILTIN_CHAINS, type Chain, type Diagnostic, type Rule, type TableName } from './types.ts';
+import { NO_MATCHES, type ChainRec, type TableRec } from './table.ts';
+import { BUILTIN_CHAINS, type Diagnostic, type TableName } from './types.ts';
 import { IPPROTO, PROTO_NUMBERS, parseAddrOption } from './values.ts';
 import { noOptions } from './xt/standard.ts';
 
@@ -39,80 +39,15 @@ const KNOWN_PROTOS = new Set([
   'ipv6-icmp',
 ]);
 
-const NO_MATCHES: readonly (Matcher | Unsupported)[] = [];
-
-/**
- * A compiled rule: its matches and target here, everything else in its table's columns
- * (table.ts), read through getters. Small objects: 130k of them are made by one dump.
- */
-export class CompiledRule implements Rule {
-  matches = NO_MATCHES;
-  target: TargetOp = NO_TARGET;
-
-  constructor(
-    private readonly cols: RuleColumns,
-    /** Position among its table's rules as read (its header and columns are there). */
-    readonly id: number,
-    private readonly owner: Chain,
-    readonly targetName: string | null,
-  ) {}
-
-  /**
-   * Where the rule's header is in its table's HeaderStore. A getter, as what the rule has
-   * beyond its matches and target is in the columns: a 10k-Service dump keeps 133k rules, and
-   * each field of theirs is a MB the collector copies (see table.ts).
-   */
-  get header(): number {
-    return this.id * HEADER_STRIDE;
-  }
-  get probability(): number | null {
-    return this.cols.probability(this.id);
-  }
-  set probability(p: number | null) {
-    this.cols.setProbability(this.id, p);
-  }
-
-  get table(): TableName {
-    return this.cols.table;
-  }
-  get chain(): string {
-    return this.owner.name;
-  }
-  get index(): number {
-    // Positions are counted when the chain's array is made (TableRec.link): an -I after this
-    // rule moved it since it was read.
-    void this.owner.rules;
-    return this.cols.index(this.id);
-  }
-  set index(i: number) {
-    this.cols.setIndex(this.id, i);
-  }
-  get line(): number {
-    return this.cols.line(this.id);
-  }
-  get text(): string {
-    return this.cols.text(this.id);
-  }
-  get counters(): string | null {
-    return this.cols.counters(this.id);
-  }
-  get targetColumn(): number {
-    return this.cols.targetColumn(this.id);
-  }
-  get via(): '-j' | '-g' | null {
-    return this.cols.via(this.id);
-  }
-  get stateful(): boolean {
-    return this.cols.stateful(this.id);
-  }
-}
-
 /**
  * Where the rule's compiled parts go while its items compile, in order. One instance serves
  * every rule in turn; what a rule keeps is copied out of it.
  */
 class RuleCx implements CompileCx {
-  rule!: CompiledRule;
+  /** The rule being compiled, as its modules see it (one object, reused: see CompileCx.rule). */
+  readonly rule = { table: 'filter' as TableName, chain: '', line: 0 };
+  /** Where its header is in `headers`. */
+  private header = 0;
   family: 4 | 6 = 4;
   table: TableName = 'filter';
   headers!: HeaderStore;
@@ -124,8 +59,11 @@ class RuleCx implements CompileCx {
   readonly matches: (Matcher | Unsupported)[] = [];
   probability: number | null = null;
 
-  reset(rule: CompiledRule, at: RulePlace): void {
-    this.rule = rule;
+  reset(header: number, at: RulePlace): void {
+    this.header = header;
+    this.rule.table = at.table.name;
+    this.rule.chain = at.chain.name;
+    this.rule.line = at.line;
     this.family = at.family;
     this.table = at.table.name;
     this.headers = at.table.headers;
@@ -150,9 +88,7 @@ class RuleCx implements CompileCx {
   hoistPorts(proto: number, sport: PortCheck | null, dport: PortCheck | null): boolean {
     // Only when no match comes before: the header runs first, and skipping a stateful match
     // (a statistic branch) by failing earlier would change what the walk records.
-    return (
-      this.matches.length === 0 && this.headers.setPorts(this.rule.header, proto, sport, dport)
-    );
+    return this.matches.length === 0 && this.headers.setPorts(this.header, proto, sport, dport);
   }
 
   setProbability(p: number | null): void {
@@ -262,13 +198,17 @@ function checkTargetName(body: RuleBody, table: TableName, to: ChainRec | undefi
     fail(t.column, `${t.name} is only valid in the ${tables.join('/')} table, not ${table}`);
 }
 
+/**
+ * The operation of a target that is not a user chain (compileRule records a jump or goto to one
+ * as the chain: its operation is made when a walk first takes it).
+ */
 function compileTarget(body: RuleBody, cx: RuleCx, to: ChainRec | undefined): TargetOp {
   const t = body.target;
   if (!t) return NO_TARGET;
   if (t.via === '-g' || to) {
     noOptions(t);
     if (!to) return fail(t.column, `-g needs a user-defined chain; '${t.name}' is not one`);
-    return t.via === '-g' ? to.goto() : to.jump();
+    return NO_TARGET;
   }
   const ext = lookupTarget(t.name);
   return ext ? ext.compile(t, cx) : { kind: 'unsupported', what: `target ${t.name}` };
@@ -300,8 +240,11 @@ function userChain(table: TableRec, name: string, line: number): ChainRec | unde
   return c && !c.builtin && c.line <= line ? c : undefined;
 }
 
-/** Compiles a rule read without syntax errors; a value iptables-restore refuses is a diagnostic. */
-export function compileRule(body: RuleBody, at: RulePlace): CompiledRule | Diagnostic {
+/**
+ * Compiles a rule read without syntax errors into its table (TableRec.setRule); its id, or a
+ * diagnostic for a value iptables-restore refuses.
+ */
+export function compileRule(body: RuleBody, at: RulePlace): number | Diagnostic {
   const table = at.table;
   const headers = table.headers;
   const slot = headers.add();
@@ -309,10 +252,8 @@ export function compileRule(body: RuleBody, at: RulePlace): CompiledRule | Diagn
   const t = body.target;
   const to = t ? userChain(table, t.name, at.line) : undefined;
   table.cols.set(id, at.line, at.index, at.textStart, at.textEnd, at.text, at.counters);
-  // A jump names its chain by the chain's own string (the word read is a slice of the line).
-  const rule = new CompiledRule(table.cols, id, at.chain, to ? to.name : (t?.name ?? null));
   const cx = scratch;
-  cx.reset(rule, at);
+  cx.reset(slot, at);
   try {
     checkTargetName(body, table.name, to);
     let stateful = false;
@@ -326,11 +267,13 @@ export function compileRule(body: RuleBody, at: RulePlace): CompiledRule | Diagn
       if (!ext || !ext.supported) cx.add({ unsupported: `match module '${item.name}'` });
       else ext.compile(item, cx);
     }
-    rule.target = compileTarget(body, cx, to);
-    rule.matches = cx.takeMatches();
-    rule.probability = cx.probability;
+    const op = compileTarget(body, cx, to);
+    // A jump names its chain by the chain's own string (the word read is a slice of the line).
+    const goto = t?.via === '-g';
+    table.setRule(id, at.chain, cx.takeMatches(), to ?? null, goto, op, t?.name ?? null);
+    table.cols.setProbability(id, cx.probability);
     table.cols.setTarget(id, t?.column ?? 1, t?.via ?? null, stateful);
-    return rule;
+    return id;
   } catch (e) {
     headers.dropLast(slot);
     if (!(e instanceof RuleError)) throw e;

@@ -6,7 +6,7 @@
  */
 import type { MatchCtx } from '../match-context.ts';
 import type { TargetOp } from './target-op.ts';
-import type { Hook, Rule, TableName } from './types.ts';
+import type { Hook, TableName } from './types.ts';
 
 export interface OptionArity {
   /** Number of arguments after the option name. */
@@ -81,8 +81,11 @@ export interface RuleProto {
 
 /** What a module may ask about the rule it belongs to, and where it puts what it compiles. */
 export interface CompileCx {
-  /** The rule being compiled: its table, chain, line and (live) index; matches may keep it. */
-  readonly rule: Rule;
+  /**
+   * Where the rule being compiled is. Valid while it compiles (one object serves every rule):
+   * a match reads what it needs of it then, it does not keep it.
+   */
+  readonly rule: { readonly table: TableName; readonly chain: string; readonly line: number };
   readonly family: 4 | 6;
   readonly table: TableName;
   /** The rule's `-p` options (one, normally; none without). */

@@ -4,7 +4,7 @@
  * read (iptables-restore does the same: a rule it reads is a rule the kernel gets). Errors are
  * returned, never thrown.
  */
-import { CompiledRule, compileRule, type RulePlace } from './compile.ts';
+import { compileRule, type RulePlace } from './compile.ts';
 import { HEADER_STRIDE } from './header.ts';
 import { parseRuleBody } from './parse-rule.ts';
 import { lookupTarget } from './registry.ts';
@@ -349,7 +349,7 @@ class RulesetReader {
       counters,
       this.lineNo,
     );
-    table.chains.set(chain.name, chain);
+    table.addChain(chain);
     table.chainOrder.push(chain.name);
   }
 
@@ -477,19 +477,18 @@ class RulesetReader {
     place.textStart = this.lineStart;
     place.textEnd = this.lineStart + raw.length;
     place.counters = counters ?? body.counters;
-    const rule = compileRule(body, place);
-    if ('severity' in rule) {
-      this.diagnostics.push(rule);
+    const id = compileRule(body, place);
+    if (typeof id !== 'number') {
+      this.diagnostics.push(id);
       return;
     }
-    table.place(chain, rule.id, at);
-    table.byId.push(rule);
-    if (this.recording && !insert && !table.cols.stateful(rule.id)) this.recordRule(table, rule);
+    table.place(chain, id, at);
+    if (this.recording && !insert && !table.cols.stateful(id)) this.recordRule(table, id);
   }
 
-  /** The replayable parts of a rule just compiled (pieces.ts). */
-  private recordRule(table: TableRec, rule: CompiledRule): void {
-    const name = rule.targetName;
+  /** The replayable parts of rule `id`, just compiled (pieces.ts). */
+  private recordRule(table: TableRec, id: number): void {
+    const name = table.targetNameOf(id);
     const to = name === null ? undefined : table.chains.get(name);
     const toUser = to !== undefined && !to.builtin;
     const row = this.rowCount * HEADER_STRIDE;
@@ -498,7 +497,7 @@ class RulesetReader {
       bigger.set(this.rows);
       this.rows = bigger;
     }
-    const refs = table.headers.exportRow(rule.header, this.rows, row);
+    const refs = table.headers.exportRow(id * HEADER_STRIDE, this.rows, row);
     this.rowCount++;
     const cols = table.cols;
     this.item = {
@@ -506,18 +505,18 @@ class RulesetReader {
       line: this.recLine,
       start: this.recStart,
       end: this.recEnd,
-      chain: rule.chain,
+      chain: table.ownerOf(id).name,
       targetName: name,
       toUser,
-      via: cols.via(rule.id),
-      targetColumn: cols.targetColumn(rule.id),
+      via: cols.via(id),
+      targetColumn: cols.targetColumn(id),
       text: this.place.text,
       counters: this.place.counters,
       row,
       refs,
-      matches: rule.matches,
-      target: rule.target,
-      probability: rule.probability,
+      matches: table.matchesOf(id),
+      target: table.targetOf(id),
+      probability: cols.probability(id),
     };
   }
 
@@ -625,13 +624,10 @@ class RulesetReader {
     const cols = table.cols;
     const textEnd = from + (it.end - it.start);
     cols.set(id, lineNo, chain.count + 1, from, textEnd, it.text, it.counters);
-    const rule = new CompiledRule(cols, id, chain, to ? to.name : name);
-    rule.target = to ? (it.via === '-g' ? to.goto() : to.jump()) : it.target;
-    rule.matches = it.matches;
-    rule.probability = it.probability;
+    table.setRule(id, chain, it.matches, to ?? null, it.via === '-g', it.target, name);
+    cols.setProbability(id, it.probability);
     cols.setTarget(id, it.targetColumn, it.via, false);
     table.place(chain, id, chain.count);
-    table.byId.push(rule);
     return true;
   }
 

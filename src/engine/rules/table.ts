@@ -8,12 +8,15 @@
  * A chain's rules are linked by rule id while the table is read (`-I` inserts, `-F`/`-X` remove)
  * and become its `rules` array, of exactly their number, when the table is closed.
  */
-import { HeaderStore } from './header.ts';
-import type { TargetOp } from './target-op.ts';
+import type { Matcher, Unsupported } from './extension.ts';
+import { HEADER_STRIDE, HeaderStore } from './header.ts';
+import { NO_TARGET, type TargetOp } from './target-op.ts';
 import { BUILTIN_CHAINS, type Chain, type Rule, type Table, type TableName } from './types.ts';
 
+type Matches = readonly (Matcher | Unsupported)[];
+
 /** Int32s per rule. */
-const COLS = 6;
+const COLS = 9;
 const LINE = 0;
 const INDEX = 1;
 const TEXT_START = 2;
@@ -21,6 +24,15 @@ const TEXT_END = 3;
 /** Target column << FLAG_BITS | flags. */
 const INFO = 4;
 const NEXT = 5;
+/** The rule's chain: its `serial` (TableRec.chainAt). */
+const CHAIN = 6;
+/**
+ * The rule's target: a jump or goto to a user chain is -1 - (serial << 1 | goto), any other
+ * target its place in the table's list of them (TableRec.targets).
+ */
+const TARGET = 7;
+/** The rule's matches: their place in the table's list of match lists (TableRec.matchLists). */
+const MATCHES = 8;
 
 const F_JUMP = 1;
 const F_GOTO = 2;
@@ -46,6 +58,9 @@ const NO_RULES: Rule[] = Object.freeze([]) as unknown as Rule[];
  */
 const UNLINKED: Rule[] = Object.freeze([]) as unknown as Rule[];
 
+/** A rule without matches beyond its header. */
+export const NO_MATCHES: Matches = Object.freeze([]);
+
 export class ChainRec implements Chain {
   private list: Rule[] = NO_RULES;
   /**
@@ -61,6 +76,8 @@ export class ChainRec implements Chain {
   compileDeferred: ((chain: ChainRec) => void) | null = null;
   /** Position among the table's chains once it is closed (validate.ts); -1 when deleted. */
   id = -1;
+  /** Which chain of its table it is, by creation (TableRec.chainAt), kept after a -X. */
+  serial = -1;
   /** First and last rule id of the chain while the table is read; -1 when it has none. */
   head = -1;
   tail = -1;
@@ -234,6 +251,26 @@ export class RuleColumns {
     this.data[id * COLS + NEXT] = next;
   }
 
+  /** The compiled parts of rule `id`: its chain, target and matches, as numbers (TableRec). */
+  setParts(id: number, chain: number, target: number, matches: number): void {
+    const at = id * COLS;
+    this.data[at + CHAIN] = chain;
+    this.data[at + TARGET] = target;
+    this.data[at + MATCHES] = matches;
+  }
+
+  chain(id: number): number {
+    return this.data[id * COLS + CHAIN] as number;
+  }
+
+  target(id: number): number {
+    return this.data[id * COLS + TARGET] as number;
+  }
+
+  matches(id: number): number {
+    return this.data[id * COLS + MATCHES] as number;
+  }
+
   /** Marks a rule flushed or deleted with its chain: it leaves the table's rule order. */
   remove(id: number): void {
     this.data[id * COLS + INFO] = (this.data[id * COLS + INFO] as number) | F_REMOVED;
@@ -245,16 +282,93 @@ export class RuleColumns {
   }
 }
 
+/**
+ * A rule of a table, as the walk, the traces and the rules view read it: a view of rule `id` in
+ * its table's columns and per-rule arrays, made when it is first asked for (TableRec.rule) and
+ * then kept, so one rule is one object. A dump's rules are not objects while it is read: 133k of
+ * them, kept, were 9 MB the collector copied twice during a 10,000-Service parse, and a parse
+ * that only checks a dump, or a probe that reaches a few chains, never asks for most of them.
+ */
+export class CompiledRule implements Rule {
+  constructor(
+    private readonly of: TableRec,
+    /** Position among its table's rules as read (its header and columns are there). */
+    readonly id: number,
+  ) {}
+
+  get matches(): Matches {
+    return this.of.matchesOf(this.id);
+  }
+  get target(): TargetOp {
+    return this.of.targetOf(this.id);
+  }
+  get targetName(): string | null {
+    return this.of.targetNameOf(this.id);
+  }
+  /** Where the rule's header is in its table's HeaderStore. */
+  get header(): number {
+    return this.id * HEADER_STRIDE;
+  }
+  get probability(): number | null {
+    return this.of.cols.probability(this.id);
+  }
+  get table(): TableName {
+    return this.of.name;
+  }
+  get chain(): string {
+    return this.of.ownerOf(this.id).name;
+  }
+  get index(): number {
+    // Positions are counted when the chain's array is made (TableRec.link): an -I after this
+    // rule moved it since it was read.
+    void this.of.ownerOf(this.id).rules;
+    return this.of.cols.index(this.id);
+  }
+  set index(i: number) {
+    this.of.cols.setIndex(this.id, i);
+  }
+  get line(): number {
+    return this.of.cols.line(this.id);
+  }
+  get text(): string {
+    return this.of.cols.text(this.id);
+  }
+  get counters(): string | null {
+    return this.of.cols.counters(this.id);
+  }
+  get targetColumn(): number {
+    return this.of.cols.targetColumn(this.id);
+  }
+  get via(): '-j' | '-g' | null {
+    return this.of.cols.via(this.id);
+  }
+  get stateful(): boolean {
+    return this.of.cols.stateful(this.id);
+  }
+}
+
 export class TableRec implements Table {
   readonly headers: HeaderStore;
   readonly cols: RuleColumns;
   readonly chains = new Map<string, ChainRec>();
   readonly chainOrder: string[] = [];
+  /** Every chain the table made, by `serial` (a rule's chain is a number in its columns). */
+  private readonly chainList: ChainRec[] = [];
   /**
-   * Every rule read, by id, until the table is closed; then the rules in file order (a table
-   * with deferred chains keeps them by id: ruleOrder sorts them).
+   * The targets of the rules that do not jump to a user chain, and each one's name (a rule's
+   * TARGET column is a place here): a 10,000-Service dump's 30,000 DNAT operations; a rule
+   * with the same target as the rule before shares its place (RETURN, MARK...). 0 is no target.
    */
-  readonly byId: Rule[] = [];
+  private readonly targets: TargetOp[] = [NO_TARGET];
+  private readonly targetNames: (string | null)[] = [null];
+  /** Match lists (MATCHES column); 0 is none, and a rule with the list of the rule before shares it. */
+  private readonly matchLists: Matches[] = [NO_MATCHES];
+  /** How many rules were compiled (their ids are 0 to ruleCount - 1). */
+  ruleCount = 0;
+  /** The rule objects made so far, by id (rule()). */
+  private readonly made: (CompiledRule | undefined)[] = [];
+  /** ruleOrder, once asked for; null again when a rule is added. */
+  private order: Rule[] | null = null;
   /** Chains whose rules are compiled when first read (ParseOptions.deferChains). */
   readonly deferredChains: ChainRec[] = [];
   /** Rules were compiled out of the text's order (deferred chains): ruleOrder sorts them. */
@@ -274,14 +388,103 @@ export class TableRec implements Table {
     this.cols = new RuleColumns(name, source, capacity);
   }
 
-  /** Rules in file order, for serialization: every deferred chain is compiled first. */
+  /** Adds a chain to the table (a name it does not have yet). */
+  addChain(chain: ChainRec): void {
+    chain.serial = this.chainList.length;
+    this.chainList.push(chain);
+    this.chains.set(chain.name, chain);
+  }
+
+  /**
+   * Records what rule `id` compiled to (its other columns are set already): its matches, and
+   * either a jump (or goto) to user chain `to` or another target `op` named `name`. A rule that
+   * did not compile left its id to the next one.
+   */
+  setRule(
+    id: number,
+    chain: ChainRec,
+    matches: Matches,
+    to: ChainRec | null,
+    goto: boolean,
+    op: TargetOp,
+    name: string | null,
+  ): void {
+    let target = 0;
+    if (to !== null) target = -1 - ((to.serial << 1) | (goto ? 1 : 0));
+    else if (op !== NO_TARGET) {
+      const targets = this.targets;
+      target = targets.length - 1;
+      if (targets[target] !== op || this.targetNames[target] !== name) {
+        target++;
+        targets.push(op);
+        this.targetNames.push(name);
+      }
+    }
+    const lists = this.matchLists;
+    let m = 0;
+    if (matches !== NO_MATCHES) {
+      m = lists.length - 1;
+      if (lists[m] !== matches) m = lists.push(matches) - 1;
+    }
+    this.cols.setParts(id, chain.serial, target, m);
+    if (id >= this.ruleCount) this.ruleCount = id + 1;
+    this.order = null;
+  }
+
+  /** The chain of rule `id`. */
+  ownerOf(id: number): ChainRec {
+    return this.chainList[this.cols.chain(id)] as ChainRec;
+  }
+
+  matchesOf(id: number): Matches {
+    return this.matchLists[this.cols.matches(id)] as Matches;
+  }
+
+  targetOf(id: number): TargetOp {
+    const t = this.cols.target(id);
+    if (t >= 0) return this.targets[t] as TargetOp;
+    const to = this.chainList[(-1 - t) >> 1] as ChainRec;
+    return (-1 - t) & 1 ? to.goto() : to.jump();
+  }
+
+  /** The user chain rule `id` jumps or goes to, or null (validate.ts: no operation is made). */
+  jumpsTo(id: number): ChainRec | null {
+    const t = this.cols.target(id);
+    return t >= 0 ? null : (this.chainList[(-1 - t) >> 1] as ChainRec);
+  }
+
+  /** The `-j`/`-g` name of rule `id`: a user chain's own string, a target's, or null. */
+  targetNameOf(id: number): string | null {
+    const t = this.cols.target(id);
+    return t >= 0
+      ? (this.targetNames[t] as string | null)
+      : (this.chainList[(-1 - t) >> 1] as ChainRec).name;
+  }
+
+  /** Rule `id` as an object, made the first time it is asked for. */
+  rule(id: number): CompiledRule {
+    const made = this.made;
+    const r = made[id];
+    if (r !== undefined) return r;
+    // Filled up to the id, so that the array stays a packed list rather than a dictionary.
+    while (made.length <= id) made.push(undefined);
+    return (made[id] = new CompiledRule(this, id));
+  }
+
+  /**
+   * Rules in file order, for serialization: every deferred chain is compiled first; the rules
+   * flushed or deleted with their chain are not there.
+   */
   get ruleOrder(): Rule[] {
     for (const chain of this.deferredChains) void chain.rules;
-    if (this.outOfOrder) {
-      this.byId.sort((a, b) => a.line - b.line);
-      this.outOfOrder = false;
-    }
-    return this.byId;
+    if (this.order !== null) return this.order;
+    const cols = this.cols;
+    const out: Rule[] = [];
+    const n = this.ruleCount;
+    for (let id = 0; id < n; id++) if (!cols.isRemoved(id)) out.push(this.rule(id));
+    if (this.outOfOrder) out.sort((a, b) => a.line - b.line);
+    this.order = out;
+    return out;
   }
 
   /** Puts rule `id` at 0-based position `at` of `chain` (the end when `at` is its length). */
@@ -326,16 +529,11 @@ export class TableRec implements Table {
     this.closed = true;
     for (const hook of BUILTIN_CHAINS[this.name]) {
       if (this.chains.has(hook)) continue;
-      this.chains.set(
-        hook,
-        new ChainRec(hook, true, false, 'ACCEPT', 'ACCEPT', '[0:0]', this.line),
-      );
+      this.addChain(new ChainRec(hook, true, false, 'ACCEPT', 'ACCEPT', '[0:0]', this.line));
     }
-    const cols = this.cols;
-    const all = this.byId;
-    // Rule ids index `byId` while no rule was removed and no deferred chain may sort it
-    // (ruleOrder): then a chain's array can wait until it is read.
-    const later = cols.removed === 0 && this.deferredChains.length === 0;
+    // A chain's array can wait until it is read, unless a deferred chain may be compiled (and
+    // linked) at any time.
+    const later = this.deferredChains.length === 0;
     const link = (chain: ChainRec) => this.link(chain);
     let chainId = 0;
     // forEach, not `for...of`: run once per table, unoptimized, the iterator made a result object
@@ -346,39 +544,27 @@ export class TableRec implements Table {
       if (later && chain.count > 0) chain.linkLater(link);
       else this.link(chain);
     });
-    if (cols.removed === 0) return;
-    // A table with deferred chains never removes rules (the reader compiles them at -F or -X).
-    let kept = 0;
-    for (let id = 0; id < all.length; id++) if (!cols.isRemoved(id)) all[kept++] = all[id] as Rule;
-    all.length = kept;
   }
 
   /**
-   * Visits a chain's rules in order without making its array: from the links while it is not
-   * linked (validation reads every chain; a packet only a few).
+   * Visits the ids of a chain's rules in order, from the links, without making rule objects or
+   * the chain's array (validation reads every chain; a packet only a few).
    */
-  eachRule(chain: ChainRec, visit: (rule: Rule) => void): void {
-    if (!chain.unlinked) {
-      const list = chain.rules;
-      for (let k = 0; k < list.length; k++) visit(list[k] as Rule);
-      return;
-    }
+  eachRuleId(chain: ChainRec, visit: (id: number) => void): void {
     const cols = this.cols;
-    const all = this.byId;
-    for (let id = chain.head; id >= 0; id = cols.next(id)) visit(all[id] as Rule);
+    for (let id = chain.head; id >= 0; id = cols.next(id)) visit(id);
   }
 
   /** A chain's rules as an array, from the links, their positions counted. */
   link(chain: ChainRec): void {
     const cols = this.cols;
-    const all = this.byId;
     // Of exactly its length (a pushed-to array has room for 17 from its first rule), but
     // not so long that V8 would make it a dictionary.
     const rules: Rule[] = chain.count <= 16384 ? new Array<Rule>(chain.count) : [];
     let k = 0;
     for (let id = chain.head; id >= 0; id = cols.next(id)) {
       cols.setIndex(id, k + 1);
-      rules[k++] = all[id] as Rule;
+      rules[k++] = this.rule(id);
     }
     chain.rules = rules;
   }

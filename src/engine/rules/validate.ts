@@ -13,8 +13,21 @@ function err(rule: Rule, column: number, message: string, hint?: string): Diagno
     : { severity: 'error', line: rule.line, column, message, hint };
 }
 
-/** Visits a chain's rules in order. */
-type RulesOf = (chain: ChainRec, visit: (rule: Rule) => void) => void;
+/**
+ * Visits a chain's rules in order, by what the checks read of each: the user chain it jumps or
+ * goes to (or null), its target's name (null without a target), and a reference the graph's
+ * `rule` turns into the rule when a diagnostic names it.
+ */
+type RulesOf = (
+  chain: ChainRec,
+  visit: (to: ChainRec | null, targetName: string | null, ref: number) => void,
+) => void;
+
+/** A table's own rules, by id: no rule object (nor jump operation) is made for them. */
+function tableRules(table: TableRec): RulesOf {
+  return (chain, visit) =>
+    table.eachRuleId(chain, (id) => visit(table.jumpsTo(id), table.targetNameOf(id), id));
+}
 
 /**
  * The table's chains in their `id` order. By forEach: spread from the Map's iterator, unoptimized
@@ -30,7 +43,7 @@ function chainList(table: TableRec): ChainRec[] {
 export function validateTable(table: TableRec): Diagnostic[] {
   return checkGraph(
     table,
-    jumpGraph(chainList(table), (c, visit) => table.eachRule(c, visit)),
+    jumpGraph(chainList(table), tableRules(table), (ref) => table.rule(ref)),
   );
 }
 
@@ -44,27 +57,27 @@ export function validateTable(table: TableRec): Diagnostic[] {
  */
 export function sketchHasProblems(table: TableRec): boolean {
   const source = table.cols.source;
+  const compiled = tableRules(table);
+  // A sketched rule's reference is -1 - its line's place in `lines` (the table's are ids).
+  const sketched: number[] = [];
   // jumpGraph visits each chain once: a deferred chain's lines are sketched as they are visited.
   const rulesOf: RulesOf = (chain, visit) => {
     const lines = chain.deferred;
-    if (lines === null) return table.eachRule(chain, visit);
+    if (lines === null) return compiled(chain, visit);
     for (let k = 0; k < lines.length; k += 3) {
       const start = lines[k] as number;
       const name = sketchTarget(source.slice(start, start + (lines[k + 2] as number)));
       const to = name === null ? undefined : table.chains.get(name);
-      const target =
-        to && !to.builtin ? { kind: 'jump', chain: to } : { kind: name ? 'dnat' : 'none' };
-      // Only what the checks read of a rule: its line, target and target name.
-      visit({
-        line: lines[k + 1],
-        targetColumn: 1,
-        via: '-j',
-        targetName: name,
-        target,
-      } as never);
+      sketched.push(lines[k + 1] as number);
+      visit(to && !to.builtin ? to : null, name, -sketched.length);
     }
   };
-  return checkGraph(table, jumpGraph(chainList(table), rulesOf)).length > 0;
+  // Only what the checks read of a sketched rule for a diagnostic: its line and target column.
+  const rule = (ref: number): Rule =>
+    ref >= 0
+      ? table.rule(ref)
+      : ({ line: sketched[-1 - ref], targetColumn: 1, via: '-j' } as unknown as Rule);
+  return checkGraph(table, jumpGraph(chainList(table), rulesOf, rule)).length > 0;
 }
 
 const TARGET_OPTIONS = [' -j ', ' -g ', ' --jump ', ' --goto '];
@@ -116,10 +129,13 @@ interface Graph {
   /** Edges of chain i are `to[start[i] .. start[i+1]-1]`, made by `rules[...]`. */
   readonly start: Int32Array;
   readonly to: Int32Array;
-  readonly rules: readonly Rule[];
-  /** The rules with an extension target (the ones checkHooks looks at), and their chains. */
-  readonly targeted: readonly Rule[];
+  /** The rule of each edge, by reference (`rule` makes the rule). */
+  readonly edgeRule: Int32Array;
+  /** The rules with an extension target (the ones checkHooks looks at), their names and chains. */
+  readonly targeted: readonly number[];
+  readonly targetedName: readonly string[];
   readonly targetedChain: readonly number[];
+  readonly rule: (ref: number) => Rule;
 }
 
 /**
@@ -127,31 +143,38 @@ interface Graph {
  * also collects the ones checkHooks reads: the rule objects are scattered over the heap, and the
  * three passes there were took 130-170 ms of a 130k-rule table's load (one: 90-100 ms).
  */
-function jumpGraph(chains: readonly ChainRec[], rulesOf: RulesOf): Graph {
+function jumpGraph(
+  chains: readonly ChainRec[],
+  rulesOf: RulesOf,
+  rule: (ref: number) => Rule,
+): Graph {
   const n = chains.length;
   const start = new Int32Array(n + 1);
   let to = new Int32Array(1024);
-  const rules: Rule[] = [];
-  const targeted: Rule[] = [];
+  let edgeRule = new Int32Array(1024);
+  const targeted: number[] = [];
+  const targetedName: string[] = [];
   const targetedChain: number[] = [];
   let e = 0;
   let i = 0;
-  const visit = (r: Rule): void => {
-    const op = r.target;
-    const kind = op.kind;
-    if (kind === 'jump' || kind === 'goto') {
+  const visit = (dest: ChainRec | null, targetName: string | null, ref: number): void => {
+    if (dest !== null) {
       // A chain deleted with -X after the jump was read is no longer in the table.
-      const id = (op.chain as ChainRec).id;
+      const id = dest.id;
       if (id < 0) return;
       if (e === to.length) {
         const bigger = new Int32Array(e * 2);
         bigger.set(to);
         to = bigger;
+        const biggerRules = new Int32Array(e * 2);
+        biggerRules.set(edgeRule);
+        edgeRule = biggerRules;
       }
-      to[e++] = id;
-      rules.push(r);
-    } else if (kind !== 'none' && r.targetName !== null) {
-      targeted.push(r);
+      to[e] = id;
+      edgeRule[e++] = ref;
+    } else if (targetName !== null) {
+      targeted.push(ref);
+      targetedName.push(targetName);
       targetedChain.push(i);
     }
   };
@@ -160,7 +183,16 @@ function jumpGraph(chains: readonly ChainRec[], rulesOf: RulesOf): Graph {
     rulesOf(chains[i] as ChainRec, visit);
   }
   start[n] = e;
-  return { chains, start, to: to.subarray(0, e), rules, targeted, targetedChain };
+  return {
+    chains,
+    start,
+    to: to.subarray(0, e),
+    edgeRule: edgeRule.subarray(0, e),
+    targeted,
+    targetedName,
+    targetedChain,
+    rule,
+  };
 }
 
 function checkGraph(table: TableRec, g: Graph): Diagnostic[] {
@@ -207,7 +239,7 @@ function checkDepth(table: TableRec, g: Graph): Diagnostic[] {
       if (d >= 0 && d + 1 > (depth[t] as number)) depth[t] = d + 1;
       if (d >= NFT_MAX_DEPTH) {
         if (first === null) {
-          first = g.rules[e] as Rule;
+          first = g.rule(g.edgeRule[e] as number);
           reached = d + 1;
         } else extra++;
       }
@@ -250,7 +282,7 @@ function checkLoops(g: Graph): Diagnostic[] {
       const t = g.to[e] as number;
       if (color[t] === 1) {
         const names = [...path.slice(path.indexOf(t)), t].map((i) => (g.chains[i] as Chain).name);
-        const rule = g.rules[e] as Rule;
+        const rule = g.rule(g.edgeRule[e] as number);
         out.push(
           err(
             rule,
@@ -294,8 +326,7 @@ function checkHooks(table: TableRec, g: Graph): Diagnostic[] {
     const chain = g.targetedChain[k] as number;
     const m = mask[chain] as number;
     if (!m) continue;
-    const rule = g.targeted[k] as Rule;
-    const name = rule.targetName as string;
+    const name = g.targetedName[k] as string;
     if (name !== lastName) {
       lastName = name;
       lastHooks = lookupTarget(name)?.place?.hooks;
@@ -308,6 +339,7 @@ function checkHooks(table: TableRec, g: Graph): Diagnostic[] {
       if (m & (1 << bit) && !hooks.includes(h)) (bad ??= []).push(h);
     }
     if (bad) {
+      const rule = g.rule(g.targeted[k] as number);
       out.push(
         err(
           rule,
