@@ -10,7 +10,7 @@
  */
 import type { Matcher, Unsupported } from './extension.ts';
 import { HEADER_STRIDE, HeaderStore } from './header.ts';
-import { NO_TARGET, type TargetOp } from './target-op.ts';
+import { NO_TARGET, jumpTarget, type JumpTarget, type TargetOp } from './target-op.ts';
 import { BUILTIN_CHAINS, type Chain, type Rule, type Table, type TableName } from './types.ts';
 
 type Matches = readonly (Matcher | Unsupported)[];
@@ -61,6 +61,30 @@ const UNLINKED: Rule[] = Object.freeze([]) as unknown as Rule[];
 /** A rule without matches beyond its header. */
 export const NO_MATCHES: Matches = Object.freeze([]);
 
+/** What a chain's declaration says; user chains share one (see ChainRec). */
+interface ChainDecl {
+  readonly builtin: boolean;
+  readonly declared: boolean;
+  readonly policy: 'ACCEPT' | 'DROP' | null;
+  readonly policyText: string;
+  readonly counters: string;
+}
+
+/** The declaration of almost every user chain, `:NAME - [0:0]`. */
+const USER_CHAIN: ChainDecl = Object.freeze({
+  builtin: false,
+  declared: true,
+  policy: null,
+  policyText: '-',
+  counters: '[0:0]',
+});
+
+/**
+ * A chain of a table. Small, as a 10,000-Service dump has 50,000 of them, kept: what it has in
+ * common with most chains (its declaration: USER_CHAIN) is one shared object, where its rules
+ * start and end while the table is read is in the table's columns (TableRec.chainCols), and the
+ * jump and goto operations to it are made when a walk first takes one.
+ */
 export class ChainRec implements Chain {
   private list: Rule[] = NO_RULES;
   /**
@@ -74,26 +98,56 @@ export class ChainRec implements Chain {
    * chain not linked yet (`linkLater`), makes its rules array.
    */
   compileDeferred: ((chain: ChainRec) => void) | null = null;
-  /** Position among the table's chains once it is closed (validate.ts); -1 when deleted. */
-  id = -1;
-  /** Which chain of its table it is, by creation (TableRec.chainAt), kept after a -X. */
+  /** Which chain of its table it is, by creation (TableRec.addChain), kept after a -X. */
   serial = -1;
-  /** First and last rule id of the chain while the table is read; -1 when it has none. */
-  head = -1;
-  tail = -1;
   count = 0;
-  private jumpOp: TargetOp | null = null;
-  private gotoOp: TargetOp | null = null;
+  private ops: JumpTarget | null = null;
+  private decl: ChainDecl;
 
   constructor(
     readonly name: string,
-    readonly builtin: boolean,
-    readonly declared: boolean,
-    public policy: 'ACCEPT' | 'DROP' | null,
-    public policyText: string,
-    public counters: string,
+    builtin: boolean,
+    declared: boolean,
+    policy: 'ACCEPT' | 'DROP' | null,
+    policyText: string,
+    counters: string,
     readonly line: number,
-  ) {}
+  ) {
+    const u = USER_CHAIN;
+    this.decl =
+      builtin === u.builtin &&
+      declared === u.declared &&
+      policy === u.policy &&
+      policyText === u.policyText &&
+      counters === u.counters
+        ? u
+        : { builtin, declared, policy, policyText, counters };
+  }
+
+  get builtin(): boolean {
+    return this.decl.builtin;
+  }
+  get declared(): boolean {
+    return this.decl.declared;
+  }
+  get policy(): 'ACCEPT' | 'DROP' | null {
+    return this.decl.policy;
+  }
+  set policy(policy: 'ACCEPT' | 'DROP' | null) {
+    this.decl = { ...this.decl, policy };
+  }
+  get policyText(): string {
+    return this.decl.policyText;
+  }
+  set policyText(policyText: string) {
+    this.decl = { ...this.decl, policyText };
+  }
+  get counters(): string {
+    return this.decl.counters;
+  }
+  set counters(counters: string) {
+    this.decl = { ...this.decl, counters };
+  }
 
   get rules(): Rule[] {
     if (this.deferred !== null || this.list === UNLINKED)
@@ -118,11 +172,11 @@ export class ChainRec implements Chain {
 
   /** `-j` to this chain: one operation shared by every rule that jumps here. */
   jump(): TargetOp {
-    return (this.jumpOp ??= { kind: 'jump', chain: this });
+    return (this.ops ??= jumpTarget(this)).jump;
   }
 
   goto(): TargetOp {
-    return (this.gotoOp ??= { kind: 'goto', chain: this });
+    return (this.ops ??= jumpTarget(this)).goto;
   }
 }
 
@@ -355,6 +409,12 @@ export class TableRec implements Table {
   /** Every chain the table made, by `serial` (a rule's chain is a number in its columns). */
   private readonly chainList: ChainRec[] = [];
   /**
+   * Per chain, by serial: its first and last rule id while the table is read (-1 without
+   * rules), and its position among the table's chains once the table is closed (validate.ts;
+   * -1 before, and for a chain deleted with -X).
+   */
+  private chainCols = new Int32Array(3 * 64);
+  /**
    * The targets of the rules that do not jump to a user chain, and each one's name (a rule's
    * TARGET column is a place here): a 10,000-Service dump's 30,000 DNAT operations; a rule
    * with the same target as the rule before shares its place (RETURN, MARK...). 0 is no target.
@@ -390,9 +450,26 @@ export class TableRec implements Table {
 
   /** Adds a chain to the table (a name it does not have yet). */
   addChain(chain: ChainRec): void {
-    chain.serial = this.chainList.length;
+    const serial = this.chainList.length;
+    chain.serial = serial;
     this.chainList.push(chain);
     this.chains.set(chain.name, chain);
+    if (3 * serial + 3 > this.chainCols.length) {
+      const bigger = new Int32Array(this.chainCols.length * 2);
+      bigger.set(this.chainCols);
+      this.chainCols = bigger;
+    }
+    this.chainCols.fill(-1, 3 * serial, 3 * serial + 3);
+  }
+
+  /** The chain's first rule id, -1 when it has none. */
+  head(chain: ChainRec): number {
+    return this.chainCols[3 * chain.serial] as number;
+  }
+
+  /** Its position among the table's chains once the table is closed; -1 before, or deleted. */
+  chainId(chain: ChainRec): number {
+    return this.chainCols[3 * chain.serial + 2] as number;
   }
 
   /**
@@ -490,15 +567,18 @@ export class TableRec implements Table {
   /** Puts rule `id` at 0-based position `at` of `chain` (the end when `at` is its length). */
   place(chain: ChainRec, id: number, at: number): void {
     const cols = this.cols;
+    const cc = this.chainCols;
+    const h = 3 * chain.serial;
     if (at >= chain.count) {
-      if (chain.tail >= 0) cols.setNext(chain.tail, id);
-      else chain.head = id;
-      chain.tail = id;
+      const tail = cc[h + 1] as number;
+      if (tail >= 0) cols.setNext(tail, id);
+      else cc[h] = id;
+      cc[h + 1] = id;
     } else if (at === 0) {
-      cols.setNext(id, chain.head);
-      chain.head = id;
+      cols.setNext(id, cc[h] as number);
+      cc[h] = id;
     } else {
-      let prev = chain.head;
+      let prev = cc[h] as number;
       for (let k = 1; k < at; k++) prev = cols.next(prev);
       cols.setNext(id, cols.next(prev));
       cols.setNext(prev, id);
@@ -508,8 +588,8 @@ export class TableRec implements Table {
 
   /** `-F`: the chain's rules leave the table. */
   flush(chain: ChainRec): void {
-    for (let id = chain.head; id >= 0; id = this.cols.next(id)) this.cols.remove(id);
-    chain.head = chain.tail = -1;
+    for (let id = this.head(chain); id >= 0; id = this.cols.next(id)) this.cols.remove(id);
+    this.chainCols.fill(-1, 3 * chain.serial, 3 * chain.serial + 2);
     chain.count = 0;
   }
 
@@ -539,7 +619,7 @@ export class TableRec implements Table {
     // forEach, not `for...of`: run once per table, unoptimized, the iterator made a result object
     // per chain (50,000 for a 10,000-Service dump).
     this.chains.forEach((chain) => {
-      chain.id = chainId++;
+      this.chainCols[3 * chain.serial + 2] = chainId++;
       if (chain.deferred !== null) return;
       if (later && chain.count > 0) chain.linkLater(link);
       else this.link(chain);
@@ -552,7 +632,7 @@ export class TableRec implements Table {
    */
   eachRuleId(chain: ChainRec, visit: (id: number) => void): void {
     const cols = this.cols;
-    for (let id = chain.head; id >= 0; id = cols.next(id)) visit(id);
+    for (let id = this.head(chain); id >= 0; id = cols.next(id)) visit(id);
   }
 
   /** A chain's rules as an array, from the links, their positions counted. */
@@ -562,7 +642,7 @@ export class TableRec implements Table {
     // not so long that V8 would make it a dictionary.
     const rules: Rule[] = chain.count <= 16384 ? new Array<Rule>(chain.count) : [];
     let k = 0;
-    for (let id = chain.head; id >= 0; id = cols.next(id)) {
+    for (let id = this.head(chain); id >= 0; id = cols.next(id)) {
       cols.setIndex(id, k + 1);
       rules[k++] = this.rule(id);
     }

@@ -30,7 +30,7 @@ function tableRules(table: TableRec): RulesOf {
 }
 
 /**
- * The table's chains in their `id` order. By forEach: spread from the Map's iterator, unoptimized
+ * The table's chains in their `chainId` order. By forEach: spread from the Map's iterator, unoptimized
  * (it runs once per table), made a result object per chain.
  */
 function chainList(table: TableRec): ChainRec[] {
@@ -43,7 +43,7 @@ function chainList(table: TableRec): ChainRec[] {
 export function validateTable(table: TableRec): Diagnostic[] {
   return checkGraph(
     table,
-    jumpGraph(chainList(table), tableRules(table), (ref) => table.rule(ref)),
+    jumpGraph(table, tableRules(table), (ref) => table.rule(ref)),
   );
 }
 
@@ -77,7 +77,7 @@ export function sketchHasProblems(table: TableRec): boolean {
     ref >= 0
       ? table.rule(ref)
       : ({ line: sketched[-1 - ref], targetColumn: 1, via: '-j' } as unknown as Rule);
-  return checkGraph(table, jumpGraph(chainList(table), rulesOf, rule)).length > 0;
+  return checkGraph(table, jumpGraph(table, rulesOf, rule)).length > 0;
 }
 
 const TARGET_OPTIONS = [' -j ', ' -g ', ' --jump ', ' --goto '];
@@ -139,15 +139,12 @@ interface Graph {
 }
 
 /**
- * Chains are numbered by `id` (table.ts, when the table was closed). One pass over the rules, which
+ * Chains are numbered by `chainId` (table.ts, when the table was closed). One pass over the rules, which
  * also collects the ones checkHooks reads: the rule objects are scattered over the heap, and the
  * three passes there were took 130-170 ms of a 130k-rule table's load (one: 90-100 ms).
  */
-function jumpGraph(
-  chains: readonly ChainRec[],
-  rulesOf: RulesOf,
-  rule: (ref: number) => Rule,
-): Graph {
+function jumpGraph(table: TableRec, rulesOf: RulesOf, rule: (ref: number) => Rule): Graph {
+  const chains = chainList(table);
   const n = chains.length;
   const start = new Int32Array(n + 1);
   let to = new Int32Array(1024);
@@ -160,7 +157,7 @@ function jumpGraph(
   const visit = (dest: ChainRec | null, targetName: string | null, ref: number): void => {
     if (dest !== null) {
       // A chain deleted with -X after the jump was read is no longer in the table.
-      const id = dest.id;
+      const id = table.chainId(dest);
       if (id < 0) return;
       if (e === to.length) {
         const bigger = new Int32Array(e * 2);
@@ -223,7 +220,7 @@ function checkDepth(table: TableRec, g: Graph): Diagnostic[] {
   const depth = new Int32Array(n).fill(-1);
   for (const hook of BUILTIN_CHAINS[table.name]) {
     const base = table.chains.get(hook);
-    if (base) depth[base.id] = 0;
+    if (base) depth[table.chainId(base)] = 0;
   }
   const order: number[] = [];
   for (let c = 0; c < n; c++) if (indeg[c] === 0) order.push(c);
@@ -309,7 +306,7 @@ function checkHooks(table: TableRec, g: Graph): Diagnostic[] {
   hooksOfTable.forEach((hook, bit) => {
     const base = table.chains.get(hook);
     if (!base) return;
-    const stack = [base.id];
+    const stack = [table.chainId(base)];
     while (stack.length) {
       const c = stack.pop() as number;
       if ((mask[c] as number) & (1 << bit)) continue;
