@@ -415,6 +415,16 @@ export function parseRuleBody(
       i++;
       continue;
     }
+    // `-m` and `-j` first: most option words of a dump are these, and comparing an interned word
+    // with them is cheaper than a lookup among the core options.
+    if (!quoted && word === '-m') {
+      i = r.module(i, word, col);
+      continue;
+    }
+    if (!quoted && word === '-j') {
+      i = r.jump(i, word, col);
+      continue;
+    }
     const core = quoted ? undefined : CORE.get(word);
     if (core !== undefined) i = r.core(i, word, core, col);
     else if (!quoted && (word === '-m' || word === '--match')) i = r.module(i, word, col);

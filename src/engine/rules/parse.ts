@@ -60,6 +60,15 @@ export function emptyRuleset(family: 4 | 6 = 4): Ruleset {
   return { family, tables: new Map(), headerComments: new Map(), trailingComments: [] };
 }
 
+/** What is wrong with a chain line's policy, or null. */
+function policyProblem(name: string, builtin: boolean, policy: string): string | null {
+  // For a built-in chain, `-` keeps the current policy (iptables-restore): ACCEPT on a fresh table.
+  if (builtin && policy !== 'ACCEPT' && policy !== 'DROP' && policy !== '-')
+    return `built-in chain ${name} needs a policy ACCEPT or DROP, not '${policy}'`;
+  if (!builtin && policy !== '-') return `user chain ${name} cannot have a policy ('${policy}')`;
+  return null;
+}
+
 /** The reader's state between lines: the open table, its user chains, pending comments. */
 class RulesetReader {
   readonly ruleset: Ruleset;
@@ -323,23 +332,6 @@ class RulesetReader {
       this.error(column, `chain name '${name}' is the name of a target`, 'Choose another name.');
       return;
     }
-    if (table.chains.has(name)) {
-      this.error(column, `chain ${name} is declared twice in table ${table.name}`);
-      return;
-    }
-    // For a built-in chain, `-` keeps the current policy (iptables-restore): ACCEPT on a fresh table.
-    if (builtin && policy !== 'ACCEPT' && policy !== 'DROP' && policy !== '-') {
-      this.error(column, `built-in chain ${name} needs a policy ACCEPT or DROP, not '${policy}'`);
-      return;
-    }
-    if (!builtin && policy !== '-') {
-      this.error(
-        column,
-        `user chain ${name} cannot have a policy ('${policy}')`,
-        'Write - instead.',
-      );
-      return;
-    }
     const chain = new ChainRec(
       name,
       builtin,
@@ -349,7 +341,17 @@ class RulesetReader {
       counters,
       this.lineNo,
     );
-    table.addChain(chain);
+    if (!table.claimName(chain)) {
+      this.error(column, `chain ${name} is declared twice in table ${table.name}`);
+      return;
+    }
+    const bad = policyProblem(name, builtin, policy);
+    if (bad !== null) {
+      table.chains.delete(name);
+      this.error(column, bad, builtin ? undefined : 'Write - instead.');
+      return;
+    }
+    table.register(chain);
     table.chainOrder.push(chain.name);
   }
 

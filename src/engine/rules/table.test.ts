@@ -78,3 +78,34 @@ describe('a table keeps its rules as columns, and a rule object is made when ask
     ]);
   });
 });
+
+describe('chain lines that the table refuses leave it as it was', () => {
+  it('a chain declared twice: an error at the second, the first keeps its rules and place', () => {
+    const r = parseRuleset(
+      '*filter\n:A - [0:0]\n:B - [0:0]\n:A - [1:2]\n-A A -j ACCEPT\n-A B -j A\nCOMMIT\n',
+    );
+    expect(r.diagnostics.map((d) => [d.line, d.message])).toEqual([
+      [4, 'chain A is declared twice in table filter'],
+    ]);
+    const t = r.ruleset.tables.get('filter') as TableRec;
+    expect(t.chainOrder).toEqual(['A', 'B']);
+    const a = t.chains.get('A');
+    expect([a?.line, a?.counters, a?.rules.length]).toEqual([2, '[0:0]', 1]);
+    const jump = t.chains.get('B')?.rules[0]?.target;
+    expect(jump?.kind === 'jump' && jump.chain).toBe(a);
+  });
+
+  it('a policy on a user chain, or a bad one on a built-in chain: the name stays free', () => {
+    const r = parseRuleset(
+      '*filter\n:A ACCEPT [0:0]\n:INPUT REJECT [0:0]\n:A - [0:0]\n-A A -j ACCEPT\nCOMMIT\n',
+    );
+    expect(r.diagnostics.map((d) => [d.line, d.message, d.hint])).toEqual([
+      [2, "user chain A cannot have a policy ('ACCEPT')", 'Write - instead.'],
+      [3, "built-in chain INPUT needs a policy ACCEPT or DROP, not 'REJECT'", undefined],
+    ]);
+    const t = r.ruleset.tables.get('filter') as TableRec;
+    expect(t.chains.get('A')?.line).toBe(4);
+    expect(t.chains.get('INPUT')?.policy).toBe('ACCEPT');
+    expect(t.chains.get('A')?.rules.map((x) => x.line)).toEqual([5]);
+  });
+});
