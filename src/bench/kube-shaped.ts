@@ -1,8 +1,14 @@
 /**
  * A kube-proxy-shaped ruleset of N ClusterIP+NodePort Services with E endpoints each, written the
  * way kube-proxy lays it out (KUBE-SERVICES, KUBE-SVC-*, KUBE-SEP-*, KUBE-EXT-*, KUBE-NODEPORTS),
- * for benchmarks. Chain names are synthetic; the real generator lives in src/kube/proxier.
+ * for benchmarks. The rules are written here, not by the real generator (src/kube/proxier), but
+ * the chain names are kube-proxy's: KUBE-SVC-/EXT- + H16(service port name + protocol), KUBE-SEP-
+ * + H16(service port name + protocol + endpoint), 16 base32 characters of a SHA-256 (hash.ts).
+ * Names that count up instead (KUBE-SVC-0000000000000001, ...) made a different benchmark: V8's
+ * string hash spreads such names badly, and each lookup of one among 50,000 chains cost about
+ * twice as much as of a real name.
  */
+import { endpointChainName, portProtoHash } from '../kube/proxier/hash.ts';
 
 export interface ShapedRuleset {
   readonly text: string;
@@ -41,8 +47,8 @@ export function kubeShapedRuleset(services: number, endpoints: number): ShapedRu
   const perService: string[] = [];
   let lastIP = '';
   for (let s = 0; s < services; s++) {
-    const id = s.toString(36).toUpperCase().padStart(16, '0');
     const name = `ns${s % 50}/svc-${s}:http`;
+    const id = portProtoHash(name, 'tcp');
     const cip = ip(0x0a600000, s + 10); // 10.96.x.y, up to 65k services
     lastIP = cip;
     const nodePort = 30000 + (s % 2768);
@@ -62,8 +68,8 @@ export function kubeShapedRuleset(services: number, endpoints: number): ShapedRu
       `-A KUBE-SVC-${id} -m comment --comment "${name} cluster IP" -m tcp -p tcp -d ${cip} --dport 80 ! -s 10.244.0.0/16 -j KUBE-MARK-MASQ`,
     );
     for (let e = 0; e < endpoints; e++) {
-      const sep = `${id.slice(4)}E${e.toString().padStart(3, '0')}`;
       const eip = ip(0x0af40000, (s * endpoints + e) % 65000);
+      const sep = endpointChainName(name, 'tcp', `${eip}:8080`).slice('KUBE-SEP-'.length);
       chains.push(`:KUBE-SEP-${sep} - [0:0]`);
       const p = endpoints - e;
       const stat = p > 1 ? ` -m statistic --mode random --probability ${(1 / p).toFixed(10)}` : '';
