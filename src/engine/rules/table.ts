@@ -426,7 +426,7 @@ export class TableRec implements Table {
   /** How many rules were compiled (their ids are 0 to ruleCount - 1). */
   ruleCount = 0;
   /** The rule objects made so far, by id (rule()). */
-  private readonly made: (CompiledRule | undefined)[] = [];
+  private made: (CompiledRule | undefined)[] = [];
   /** ruleOrder, once asked for; null again when a rule is added. */
   private order: Rule[] | null = null;
   /** Chains whose rules are compiled when first read (ParseOptions.deferChains). */
@@ -569,11 +569,16 @@ export class TableRec implements Table {
 
   /** Rule `id` as an object, made the first time it is asked for. */
   rule(id: number): CompiledRule {
-    const made = this.made;
+    let made = this.made;
     const r = made[id];
     if (r !== undefined) return r;
-    // Filled up to the id, so that the array stays a packed list rather than a dictionary.
-    while (made.length <= id) made.push(undefined);
+    // As long as the rules, at once: filled up to `id` one by one, it was 130k pushes for the
+    // first rule of a late chain.
+    if (id >= made.length) {
+      made = new Array<CompiledRule | undefined>(Math.max(this.ruleCount, id + 1, 2 * made.length));
+      for (let k = 0; k < this.made.length; k++) made[k] = this.made[k];
+      this.made = made;
+    }
     return (made[id] = new CompiledRule(this, id));
   }
 
