@@ -24,7 +24,7 @@ const TEXT_END = 3;
 /** Target column << FLAG_BITS | flags. */
 const INFO = 4;
 const NEXT = 5;
-/** The rule's chain: its `serial` (TableRec.chainAt). */
+/** The rule's chain: its `serial` (TableRec.ownerOf). */
 const CHAIN = 6;
 /**
  * The rule's target: a jump or goto to a user chain is -1 - (serial << 1 | goto), any other
@@ -188,7 +188,6 @@ export class RuleColumns {
   /** Texts that are not a line of the input as it is (a rewritten or non-canonical rule). */
   private readonly texts = new Map<number, string>();
   private readonly counterTexts = new Map<number, string>();
-  removed = 0;
 
   constructor(
     readonly table: TableName,
@@ -328,7 +327,6 @@ export class RuleColumns {
   /** Marks a rule flushed or deleted with its chain: it leaves the table's rule order. */
   remove(id: number): void {
     this.data[id * COLS + INFO] = (this.data[id * COLS + INFO] as number) | F_REMOVED;
-    this.removed++;
   }
 
   isRemoved(id: number): boolean {
@@ -547,10 +545,9 @@ export class TableRec implements Table {
   }
 
   targetOf(id: number): TargetOp {
-    const t = this.cols.target(id);
-    if (t >= 0) return this.targets[t] as TargetOp;
-    const to = this.chainList[(-1 - t) >> 1] as ChainRec;
-    return (-1 - t) & 1 ? to.goto() : to.jump();
+    const to = this.jumpsTo(id);
+    if (to === null) return this.targets[this.cols.target(id)] as TargetOp;
+    return (-1 - this.cols.target(id)) & 1 ? to.goto() : to.jump();
   }
 
   /** The user chain rule `id` jumps or goes to, or null (validate.ts: no operation is made). */
@@ -561,10 +558,8 @@ export class TableRec implements Table {
 
   /** The `-j`/`-g` name of rule `id`: a user chain's own string, a target's, or null. */
   targetNameOf(id: number): string | null {
-    const t = this.cols.target(id);
-    return t >= 0
-      ? (this.targetNames[t] as string | null)
-      : (this.chainList[(-1 - t) >> 1] as ChainRec).name;
+    const to = this.jumpsTo(id);
+    return to === null ? (this.targetNames[this.cols.target(id)] as string | null) : to.name;
   }
 
   /** Rule `id` as an object, made the first time it is asked for. */
